@@ -1,0 +1,49 @@
+# gpumem: the two commands a newcomer needs.
+#   make run   installs what is missing, builds, runs the headline example
+#   make test  installs what is missing, builds, runs every test
+# Also: make deps, make build, make docs, make clean.
+
+BUILD      ?= build
+BUILD_TYPE ?= Release
+# Debian packages the build and the tests need.
+PACKAGES := cmake ninja-build g++ python3 \
+            llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
+            libboost-context-dev libgtest-dev libbenchmark-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build test run docs clean
+
+all: build
+
+# Idempotent: asks apt-get only for packages that are not installed yet.
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "gpumem: installing$$missing"; \
+	  $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	else \
+	  echo "gpumem: all packages present"; \
+	fi
+
+$(BUILD)/build.ninja:
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD)
+
+test: build
+	/usr/lib/llvm-22/bin/lit -v $(BUILD)/test
+	cd $(BUILD) && ctest --output-on-failure
+
+run: build
+	scripts/run-example.sh $(BUILD)
+
+docs: build
+	cmake --build $(BUILD) --target gpumem-docs
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,54 @@
+//===----------------------------------------------------------------------===//
+// gpumem's end-to-end pipelines, from a module with gpu.launch (or already
+// outlined gpu.module/gpu.func) to LLVM dialect with an embedded gpu.binary.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_PIPELINES_PIPELINES_H
+#define GPUMEM_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace gpumem {
+
+/// Options of `gpumem-cuda-pipeline`.
+struct CudaPipelineOptions
+    : public mlir::PassPipelineOptions<CudaPipelineOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("NVIDIA chip"),
+                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. +ptx80; default: the chip's minimum "
+                     "PTX version, checked against the installed ptxas"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX), bin (cubin) or fatbin; default: bin when "
+                     "ptxas is found, else isa"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVPTX optimization level, 0 to 3"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit root; default: $CUDA_HOME, $CUDA_PATH, "
+                     "/usr/local/cuda, then ptxas on $PATH"),
+      llvm::cl::init("")};
+};
+
+/// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.
+void buildCudaPipeline(mlir::OpPassManager &pm,
+                       const CudaPipelineOptions &options);
+
+/// Registers `gpumem-cuda-pipeline`.
+void registerGPUMemPipelines();
+
+} // namespace gpumem
+
+#endif // GPUMEM_PIPELINES_PIPELINES_H

@@ -1,0 +1,127 @@
+//===----------------------------------------------------------------------===//
+// The gpumem passes. docs/passes.md is generated from this file
+// (`make docs`); a test checks that it is up to date.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_TRANSFORMS_PASSES
+#define GPUMEM_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def GPUMemHoistWorkgroupAllocsPass
+    : Pass<"gpumem-hoist-workgroup-allocs", "::mlir::ModuleOp"> {
+  let summary = "Turn workgroup-space memref.alloc/alloca inside kernels into "
+                "real per-block shared memory";
+  let description = [{
+    Upstream MLIR lowers a `memref.alloca` or `memref.alloc` whose memory
+    space is workgroup (`#gpu.address_space<workgroup>` or the integer `3`)
+    inside a kernel to a per-thread stack slot or a per-thread device
+    `malloc`, then casts the pointer to shared memory: threads never share the
+    buffer. This pass gives such allocations CUDA `__shared__` semantics:
+
+    * inside a `gpu.launch` body (before outlining) or a `gpu.func` kernel
+      (after outlining), at any depth (loops, conditionals, nested regions),
+      the allocation becomes a workgroup attribution of the kernel;
+    * inside a device function (a `func.func` or non-kernel `gpu.func` in a
+      `gpu.module`, called from kernels), it becomes a `memref.global` in
+      workgroup space in that `gpu.module`, read with `memref.get_global`;
+    * an allocation executed several times (in a loop, or on every call of a
+      device function) is one buffer per block; its contents persist between
+      executions, exactly like `__shared__`;
+    * the buffer's `memref.dealloc`s are erased;
+    * a function outside any `gpu.module` that allocates or takes workgroup
+      memory, has been cloned into a `gpu.module` by outlining, and is no
+      longer called from host code is erased, so it cannot break the host
+      lowering.
+
+    Private allocations (`#gpu.address_space<private>`, `5`, or the default
+    space) are left alone. The pass reports, at the allocation, a size that
+    depends on the thread id, a dynamic size (not supported yet), a buffer
+    that escapes (returned, stored to memory, or passed to an op the pass
+    cannot see through), a non-identity layout, and workgroup memory
+    allocated in host code.
+
+    Run it both before and after `gpu-kernel-outlining`; it is idempotent.
+
+    Before:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+      scf.for %k = %c0 %cK step %c1 {
+        %tile = memref.alloca() : memref<16xf32, 3>
+        memref.store %v, %tile[%tx] : memref<16xf32, 3>
+        gpu.barrier
+      }
+      gpu.terminator
+    }
+    ```
+    After:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1)
+               workgroup(%tile : memref<16xf32, 3>) {
+      scf.for %k = %c0 %cK step %c1 {
+        memref.store %v, %tile[%tx] : memref<16xf32, 3>
+        gpu.barrier
+      }
+      gpu.terminator
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numAttributions", "num-attributions",
+              "Workgroup allocations turned into kernel attributions">,
+    Statistic<"numGlobals", "num-globals",
+              "Workgroup allocations in device functions turned into "
+              "workgroup globals">,
+    Statistic<"numErasedHostCopies", "num-erased-host-copies",
+              "Host copies of outlined device functions erased">,
+  ];
+}
+
+def GPUMemAttachNVVMTargetPass
+    : Pass<"gpumem-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Check an NVIDIA chip, PTX features and output format, then "
+                "attach an NVVM target to every gpu.module";
+  let description = [{
+    Like upstream `nvvm-attach-target`, but it never lets a bad combination
+    reach the NVPTX backend or ptxas, where it would end in `LLVM ERROR` or a
+    tool failure:
+
+    * the chip must be one gpumem knows (sm_70 to sm_120, see
+      `docs/targets.md`);
+    * `features` defaults to the chip's minimum PTX version; an explicit
+      `+ptxNN` below that minimum, or above what LLVM 22 emits, is an error;
+    * when the output format needs ptxas (`bin`, `fatbin`), ptxas must exist,
+      accept the chip (CUDA 13 dropped sm_70 and sm_72), and accept the PTX
+      version.
+
+    Errors are reported at the module's location.
+
+    Before:
+    ```mlir
+    gpu.module @kernels { ... }
+    ```
+    After (`chip=sm_90`):
+    ```mlir
+    gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx78">] { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "NVIDIA chip, for example sm_80 or sm_90">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features such as +ptx80; empty: the chip's minimum PTX version">,
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "Output format the binary will have: isa, bin or fatbin">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root holding bin/ptxas; empty: search the usual places">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "Optimization level of the NVPTX backend, 0 to 3">,
+  ];
+}
+
+#endif // GPUMEM_TRANSFORMS_PASSES

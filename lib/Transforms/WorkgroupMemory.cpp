@@ -1,0 +1,25 @@
+//===----------------------------------------------------------------------===//
+// Address space classification shared by gpumem's passes.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+
+/// Workgroup memory as a plain integer: the NVVM and ROCDL numbering.
+static constexpr int64_t kWorkgroupAddressSpace = 3;
+
+bool gpumem::isWorkgroupMemorySpace(Attribute memorySpace) {
+  if (auto space = dyn_cast_if_present<gpu::AddressSpaceAttr>(memorySpace))
+    return space.getValue() == gpu::AddressSpace::Workgroup;
+  if (auto number = dyn_cast_if_present<IntegerAttr>(memorySpace))
+    return number.getInt() == kWorkgroupAddressSpace;
+  return false;
+}
+
+bool gpumem::isWorkgroupMemRef(Type type) {
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  return memref && isWorkgroupMemorySpace(memref.getMemorySpace());
+}

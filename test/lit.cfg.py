@@ -1,0 +1,49 @@
+# lit configuration of gpumem's tests.
+#
+# Features:
+#   ptxas  a CUDA ptxas was found ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda,
+#          $PATH); PTX-level tests that ask ptxas for shared memory need it.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "gpumem"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
+                   "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.gpumem_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "CUDA_HOME", "CUDA_PATH"])
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.gpumem_tools_dir, append_path=True)
+
+config.substitutions.append(("%gpumem_src_root", config.gpumem_src_root))
+llvm_config.add_tool_substitutions(
+    ["gpumem-opt", "gpumem-objects", "FileCheck", "not", "count"],
+    [config.gpumem_tools_dir, config.llvm_tools_dir])
+
+
+def find_ptxas():
+    for variable in ("CUDA_HOME", "CUDA_PATH"):
+        root = os.environ.get(variable)
+        if root and os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
+            return os.path.join(root, "bin", "ptxas")
+    if os.access("/usr/local/cuda/bin/ptxas", os.X_OK):
+        return "/usr/local/cuda/bin/ptxas"
+    return shutil.which("ptxas")
+
+
+ptxas = find_ptxas()
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    lit_config.note("ptxas found: " + ptxas)
+else:
+    lit_config.note("ptxas not found: PTX-level tests that need it are "
+                    "unsupported")
