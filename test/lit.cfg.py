@@ -3,9 +3,12 @@
 # Features:
 #   ptxas  a CUDA ptxas was found ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda,
 #          $PATH); PTX-level tests that ask ptxas for shared memory need it.
+#   ptxas-cuda13  that ptxas is from CUDA 13 or later.
 
 import os
+import re
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -43,6 +46,12 @@ ptxas = find_ptxas()
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    version = subprocess.run([ptxas, "--version"], capture_output=True,
+                             text=True).stdout
+    release = re.search(r"release (\d+)\.(\d+)", version)
+    # CUDA 13 dropped sm_70 and sm_72.
+    if release and int(release.group(1)) >= 13:
+        config.available_features.add("ptxas-cuda13")
     lit_config.note("ptxas found: " + ptxas)
 else:
     lit_config.note("ptxas not found: PTX-level tests that need it are "

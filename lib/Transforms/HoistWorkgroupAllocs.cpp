@@ -37,7 +37,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace gpumem {
@@ -108,18 +110,28 @@ HostLevelFunctions::HostLevelFunctions(ModuleOp module) {
   });
   propagate(worklist, deviceReached, /*skipLaunches=*/true);
 
-  // Leftover host copies: uncalled, not device-reached, cloned by outlining.
-  llvm::DenseSet<Operation *> called;
+  // Leftover host copies: cloned by outlining, not device-reached, and
+  // called only from other leftovers (a fixpoint over the callers).
+  llvm::DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> callers;
   for (Operation *func : funcs)
     func->walk([&](CallOpInterface call) {
       if (Operation *callee = resolveHostLevelCallee(call))
         if (callee != func)
-          called.insert(callee);
+          callers[callee].insert(func);
     });
+  SmallVector<Operation *> candidates;
   for (auto func : module.getOps<FunctionOpInterface>())
-    if (!called.contains(func) && !deviceReached.contains(func) &&
-        hasCloneInGPUModule(module, func))
-      leftovers.insert(func);
+    if (!deviceReached.contains(func) && hasCloneInGPUModule(module, func))
+      candidates.push_back(func);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *func : candidates)
+      if (!leftovers.contains(func) &&
+          llvm::all_of(callers[func], [&](Operation *caller) {
+            return leftovers.contains(caller);
+          }))
+        changed = leftovers.insert(func);
+  }
 
   // Host functions: every other function, and what it calls from host code.
   for (Operation *func : funcs)

@@ -1,0 +1,44 @@
+// Every bad target option is one located error and a non-zero exit, never an
+// LLVM ERROR from the NVPTX backend or a failing ptxas.
+
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_42 format=isa" 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: cuda-pipeline-invalid.mlir:[[@LINE+30]]:1: error: unknown NVIDIA chip 'sm_42'; gpumem knows sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a
+// CHIP-NOT: LLVM ERROR
+
+// Upstream's default +ptx60 with sm_90 aborts in the NVPTX backend.
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 features=+ptx60 format=isa" 2>&1 | FileCheck %s --check-prefix=OLDPTX
+// OLDPTX: error: PTX 6.0 cannot target sm_90, which needs PTX 7.8 or later
+// OLDPTX-NOT: LLVM ERROR
+
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 features=+ptx99 format=isa" 2>&1 | FileCheck %s --check-prefix=NEWPTX
+// NEWPTX: error: PTX 9.9 is newer than LLVM 22 emits (at most PTX 9.0)
+
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 features=+ptxab format=isa" 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// MALFORMED: error: malformed PTX feature in '+ptxab'; expected +ptxNN, for example +ptx80
+
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 opt-level=4 format=isa" 2>&1 | FileCheck %s --check-prefix=OPT
+// OPT: error: opt-level 4 is out of range; expected 0 to 3
+
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: error: unknown output format 'elf'; expected isa, bin or fatbin
+
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=bin toolkit=%t.missing" 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+// NOPTXAS: error: format=bin needs ptxas, which was not found in {{.*}}.missing/bin; use format=isa to let the driver compile PTX
+
+// CUDA 13's ptxas no longer compiles for sm_70.
+// RUN: %if ptxas-cuda13 %{ not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_70 format=bin" 2>&1 | FileCheck %s --check-prefix=DROPPED %}
+// DROPPED: error: ptxas of CUDA {{1[3-9]}}.{{[0-9]}} does not compile for sm_70; use format=isa or another toolkit
+// ... but PTX for sm_70 is still fine for a driver to JIT.
+// RUN: gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_70 format=isa" | FileCheck %s --check-prefix=SM70
+// SM70: #nvvm.target<O = 3, chip = "sm_70", features = "+ptx60">
+
+module {
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      gpu.terminator
+    }
+    return
+  }
+}
