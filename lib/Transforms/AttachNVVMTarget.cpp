@@ -44,7 +44,7 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
     return emitError(loc) << "unknown NVIDIA chip '" << chip
                           << "'; gpumem knows " << listNVIDIAChips();
   if (optLevel > 3)
-    return emitError(loc) << "opt-level " << optLevel
+    return emitError(loc) << "opt-level " << optLevel.getValue()
                           << " is out of range; expected 0 to 3";
 
   bool malformed = false;
