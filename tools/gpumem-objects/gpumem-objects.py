@@ -82,9 +82,10 @@ def ptxas_smem(ptxas, ptx, chip):
         entry = re.search(r"Compiling entry function '([^']+)'", line)
         if entry:
             kernel = entry.group(1)
-        usage = re.search(r'(\d+) bytes smem', line)
-        if usage and kernel:
-            result.append((kernel, int(usage.group(1))))
+        # The "Used N registers" line closes an entry; it omits smem when 0.
+        if kernel and re.search(r'Used \d+ registers', line):
+            usage = re.search(r'(\d+) bytes smem', line)
+            result.append((kernel, int(usage.group(1)) if usage else 0))
             kernel = None
     return result
 
