@@ -15,7 +15,7 @@ from lit.llvm import llvm_config
 
 config.name = "gpumem"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
                    "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
@@ -27,6 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.gpumem_tools_dir, append_path=True)
 
 config.substitutions.append(("%gpumem_src_root", config.gpumem_src_root))
+config.substitutions.append(("%gpumem_obj_root", config.gpumem_obj_root))
 llvm_config.add_tool_substitutions(
     ["gpumem-opt", "gpumem-objects", "FileCheck", "not", "count"],
     [config.gpumem_tools_dir, config.llvm_tools_dir])
