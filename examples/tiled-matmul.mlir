@@ -41,9 +41,9 @@
 // `build/bin/gpumem-objects ptx -` instead shows the PTX: two
 // `.shared .align 4 .b8 ...[1024]` arrays and no `__local_depot`. The program
 // has the shape of upstream MLIR's mlir/test/Integration/GPU/CUDA tests, so
-// the pipeline's output also runs with upstream's runtime, e.g.
-//   ... | mlir-runner -e main -entry-point-result=void \
-//           --shared-libs=libmlir_cuda_runtime.so,libmlir_c_runner_utils.so
+// the pipeline's output also runs with a build of upstream's CUDA runtime
+// (libmlir_cuda_runtime.so, which Debian does not ship) under mlir-runner.
+// gpumem-run will run it on the CPU or a GPU once those targets land.
 
 func.func @main() {
   %c0 = arith.constant 0 : index
