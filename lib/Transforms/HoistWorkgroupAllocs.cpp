@@ -58,6 +58,7 @@ enum class AllocContext {
   OutlinedLater,          // a device function not yet cloned by outlining
   HostFunction,           // host code
   LeftoverHostCopy,       // erased with its function
+  NoFunction,             // not inside any function: rejected
 };
 
 /// The calls from and to the functions that sit directly in the module.
@@ -266,7 +267,8 @@ static FailureOr<BufferUses> traceBufferUses(Operation *alloc) {
             call.resolveCallable());
         if (callee && !callee.isExternal())
           continue;
-        return escape(user, "is passed to a function without a body");
+        return escape(user, "is passed to a function without a body or "
+                            "through an indirect call");
       }
       if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
         if (view.getViewSource() == value) {
@@ -305,11 +307,16 @@ static AllocContext classify(Operation *alloc,
   if (alloc->getParentOfType<gpu::LaunchOp>())
     return AllocContext::Kernel;
   auto func = alloc->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return AllocContext::NoFunction;
   if (auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(func.getOperation()))
     if (gpuFunc.isKernel())
       return AllocContext::Kernel;
-  if (!functions.isHostLevel(func))
+  if (func->getParentOfType<gpu::GPUModuleOp>())
     return AllocContext::DeviceFunction;
+  // A function of a nested module is reached by no kernel of this module.
+  if (!functions.isHostLevel(func))
+    return AllocContext::HostFunction;
   if (functions.isLeftoverHostCopy(func))
     return AllocContext::LeftoverHostCopy;
   if (functions.isHostReached(func))
@@ -368,6 +375,12 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
     AllocContext context = classify(alloc, functions);
     if (context == AllocContext::LeftoverHostCopy)
       continue;
+    if (context == AllocContext::NoFunction) {
+      alloc->emitOpError() << "allocates workgroup memory outside any "
+                              "function or kernel";
+      anyError = true;
+      continue;
+    }
     if (context == AllocContext::HostFunction) {
       alloc->emitOpError()
           << "allocates workgroup memory in host code; allocate it inside a "

@@ -96,7 +96,7 @@ func.func @unknown_op() {
 gpu.module @kernels {
   func.func private @external(memref<8xf32, 3>)
   gpu.func @external_call() kernel {
-    // expected-error @+1 {{workgroup buffer is passed to a function without a body}}
+    // expected-error @+1 {{workgroup buffer is passed to a function without a body or through an indirect call}}
     %buf = memref.alloca() : memref<8xf32, 3>
     // expected-note @+1 {{escaping use here}}
     func.call @external(%buf) : (memref<8xf32, 3>) -> ()
@@ -168,4 +168,35 @@ func.func @main() {
   }
   func.call @shared_helper() : () -> ()
   return
+}
+
+// -----
+
+// A function of a nested module is not reached by this module's kernels.
+module {
+  func.func @nested_module_function() {
+    // expected-error @+1 {{allocates workgroup memory in host code}}
+    %buf = memref.alloca() : memref<8xf32, 3>
+    return
+  }
+}
+
+// -----
+
+"test.region"() ({
+  // expected-error @+1 {{'memref.alloc' op allocates workgroup memory outside any function or kernel}}
+  %buf = memref.alloc() : memref<8xf32, 3>
+  "test.terminator"() : () -> ()
+}) : () -> ()
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @indirect(%f: (memref<8xf32, 3>) -> ()) kernel {
+    // expected-error @+1 {{workgroup buffer is passed to a function without a body or through an indirect call}}
+    %buf = memref.alloca() : memref<8xf32, 3>
+    // expected-note @+1 {{escaping use here}}
+    func.call_indirect %f(%buf) : (memref<8xf32, 3>) -> ()
+    gpu.return
+  }
 }
