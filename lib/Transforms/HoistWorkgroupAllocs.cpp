@@ -33,6 +33,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -236,10 +237,6 @@ static FailureOr<BufferUses> traceBufferUses(Operation *alloc) {
         uses.deallocs.push_back(dealloc);
         continue;
       }
-      if (user->hasTrait<OpTrait::ReturnLike>() &&
-          !isa<scf::YieldOp>(user) &&
-          isa<FunctionOpInterface>(user->getParentOp()))
-        return escape(user, "is returned from its function");
       if (auto yield = dyn_cast<scf::YieldOp>(user)) {
         Operation *parent = yield->getParentOp();
         unsigned index = use.getOperandNumber();
@@ -252,6 +249,13 @@ static FailureOr<BufferUses> traceBufferUses(Operation *alloc) {
           worklist.push_back(parent->getResult(index));
           continue;
         }
+      }
+      if (user->hasTrait<OpTrait::IsTerminator>() &&
+          (user->hasTrait<OpTrait::ReturnLike>() ||
+           isa<RegionBranchTerminatorOpInterface>(user))) {
+        Operation *parent = user->getParentOp();
+        if (isa<FunctionOpInterface>(parent))
+          return escape(user, "is returned from its function");
         return escape(user, "is yielded from '" +
                                 parent->getName().getStringRef() + "'");
       }

@@ -200,3 +200,17 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @yielded_from_alloca_scope() kernel {
+    // expected-error @+1 {{workgroup buffer is yielded from 'memref.alloca_scope'}}
+    %buf = memref.alloca() : memref<8xf32, 3>
+    %r = memref.alloca_scope -> memref<8xf32, 3> {
+      // expected-note @+1 {{escaping use here}}
+      memref.alloca_scope.return %buf : memref<8xf32, 3>
+    }
+    gpu.return
+  }
+}
