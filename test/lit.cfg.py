@@ -5,9 +5,9 @@
 #          $PATH); PTX-level tests that ask ptxas for shared memory need it.
 #   ptxas-cuda13  that ptxas is from CUDA 13 or later.
 
+import importlib.util
 import os
 import re
-import shutil
 import subprocess
 
 import lit.formats
@@ -33,17 +33,17 @@ llvm_config.add_tool_substitutions(
     [config.gpumem_tools_dir, config.llvm_tools_dir])
 
 
-def find_ptxas():
-    for variable in ("CUDA_HOME", "CUDA_PATH"):
-        root = os.environ.get(variable)
-        if root and os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
-            return os.path.join(root, "bin", "ptxas")
-    if os.access("/usr/local/cuda/bin/ptxas", os.X_OK):
-        return "/usr/local/cuda/bin/ptxas"
-    return shutil.which("ptxas")
+def load_gpumem_objects():
+    """gpumem-objects' own ptxas search, so the feature matches the tool."""
+    path = os.path.join(config.gpumem_src_root, "tools", "gpumem-objects",
+                        "gpumem-objects.py")
+    spec = importlib.util.spec_from_file_location("gpumem_objects", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-ptxas = find_ptxas()
+ptxas = load_gpumem_objects().find_ptxas()
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
