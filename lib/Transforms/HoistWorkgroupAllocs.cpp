@@ -68,9 +68,6 @@ public:
   explicit HostLevelFunctions(ModuleOp module);
 
   bool isHostLevel(Operation *func) const { return funcs.contains(func); }
-  bool isDeviceReached(Operation *func) const {
-    return deviceReached.contains(func);
-  }
   bool isHostReached(Operation *func) const {
     return hostReached.contains(func);
   }
@@ -84,10 +81,10 @@ public:
 private:
   /// The host-level function `call` calls, or null.
   Operation *resolveHostLevelCallee(CallOpInterface call) const;
-  /// Adds to `reached` what `root` calls, transitively, skipping calls that
-  /// `skip` rejects.
+  /// Adds to `reached` what the functions on `worklist` call from host code
+  /// (outside gpu.launch bodies), transitively.
   void propagate(llvm::SmallVectorImpl<Operation *> &worklist,
-                 llvm::DenseSet<Operation *> &reached, bool skipLaunches);
+                 llvm::DenseSet<Operation *> &reached);
   /// True when a gpu.module of `module` holds a function named like `func`.
   static bool hasCloneInGPUModule(ModuleOp module, FunctionOpInterface func);
 
@@ -110,7 +107,7 @@ HostLevelFunctions::HostLevelFunctions(ModuleOp module) {
           worklist.push_back(callee);
     });
   });
-  propagate(worklist, deviceReached, /*skipLaunches=*/true);
+  propagate(worklist, deviceReached);
 
   // Leftover host copies: cloned by outlining, not device-reached, and
   // called only from other leftovers (a fixpoint over the callers).
@@ -140,13 +137,12 @@ HostLevelFunctions::HostLevelFunctions(ModuleOp module) {
     if (!deviceReached.contains(func) && !leftovers.contains(func) &&
         hostReached.insert(func).second)
       worklist.push_back(func);
-  propagate(worklist, hostReached, /*skipLaunches=*/true);
+  propagate(worklist, hostReached);
 }
 
 Operation *
 HostLevelFunctions::resolveHostLevelCallee(CallOpInterface call) const {
-  auto symbol = dyn_cast_if_present<SymbolRefAttr>(
-      call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+  auto symbol = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
   if (!symbol)
     return nullptr;
   Operation *callee = SymbolTable::lookupNearestSymbolFrom(call, symbol);
@@ -154,12 +150,11 @@ HostLevelFunctions::resolveHostLevelCallee(CallOpInterface call) const {
 }
 
 void HostLevelFunctions::propagate(SmallVectorImpl<Operation *> &worklist,
-                                   llvm::DenseSet<Operation *> &reached,
-                                   bool skipLaunches) {
+                                   llvm::DenseSet<Operation *> &reached) {
   while (!worklist.empty()) {
     Operation *func = worklist.pop_back_val();
     func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (skipLaunches && isa<gpu::LaunchOp>(op))
+      if (isa<gpu::LaunchOp>(op))
         return WalkResult::skip();
       if (auto call = dyn_cast<CallOpInterface>(op))
         if (Operation *callee = resolveHostLevelCallee(call))
@@ -206,17 +201,12 @@ static bool dependsOnThreadId(Value value) {
   return false;
 }
 
-/// The uses of one workgroup buffer, followed through every value that
-/// aliases it.
-struct BufferUses {
+/// Follows every alias of `alloc`'s buffer and returns the deallocs of any
+/// of them. Emits an error at the allocation and fails when the buffer
+/// escapes the block-wide lifetime the pass gives it.
+static FailureOr<SmallVector<memref::DeallocOp>>
+traceBufferUses(Operation *alloc) {
   SmallVector<memref::DeallocOp> deallocs;
-};
-
-/// Follows every alias of `alloc`'s buffer. Emits an error at the allocation
-/// and fails when the buffer escapes the block-wide lifetime the pass gives
-/// it.
-static FailureOr<BufferUses> traceBufferUses(Operation *alloc) {
-  BufferUses uses;
   SmallVector<Value> worklist{alloc->getResult(0)};
   llvm::DenseSet<Value> seen;
   auto escape = [&](Operation *user, const Twine &how) {
@@ -234,7 +224,7 @@ static FailureOr<BufferUses> traceBufferUses(Operation *alloc) {
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
-        uses.deallocs.push_back(dealloc);
+        deallocs.push_back(dealloc);
         continue;
       }
       if (auto yield = dyn_cast<scf::YieldOp>(user)) {
@@ -302,7 +292,7 @@ static FailureOr<BufferUses> traceBufferUses(Operation *alloc) {
                               "', which is neither a view nor a memory access");
     }
   }
-  return uses;
+  return deallocs;
 }
 
 /// Where `alloc` executes, given the module's function roles.
@@ -397,14 +387,15 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
       anyError = true;
       continue;
     }
-    FailureOr<BufferUses> uses = traceBufferUses(alloc);
-    if (failed(uses)) {
+    FailureOr<SmallVector<memref::DeallocOp>> deallocs =
+        traceBufferUses(alloc);
+    if (failed(deallocs)) {
       anyError = true;
       continue;
     }
     if (context == AllocContext::OutlinedLater)
       continue;
-    for (memref::DeallocOp dealloc : uses->deallocs)
+    for (memref::DeallocOp dealloc : *deallocs)
       dealloc.erase();
     if (context == AllocContext::Kernel)
       hoistToAttribution(alloc, type);
