@@ -1,0 +1,112 @@
+/*===----------------------------------------------------------------------===*
+ * The contract between kernels compiled for gpumem's `cpu` target and the
+ * CPU runtime (libgpumem_cpu_runtime.so). Plain C, no dependencies: the
+ * compiler mirrors these layouts as LLVM struct types, the runtime includes
+ * this header.
+ *
+ * A CPU gpu.module is serialized as a host shared object. It exports one
+ * symbol, GPUMEM_CPU_MODULE_SYMBOL, a GPUMemCPUModule that lists its
+ * kernels. The runtime loads the object from memory (memfd_create + dlopen),
+ * finds the kernel by name and runs blocks on worker threads. Compiled code
+ * calls back into the runtime only through ctx->services, so the object has
+ * no undefined symbols other than libc's (printf, abort).
+ *
+ * Every function of a CPU gpu.module takes the thread's GPUMemThreadContext
+ * as its last argument. Kernels are entered through GPUMemCPUKernel:
+ *   - runThread(params, ctx): runs one thread; ctx->threadId is set by the
+ *     runtime. Kernels with needsFibers run one fiber per thread this way.
+ *   - runBlock(params, ctx): runs every thread of the block in a loop, x
+ *     fastest, setting ctx->threadId itself. Only for kernels without
+ *     barriers or warp operations (needsFibers == 0); null otherwise.
+ * `params` is the array mgpuLaunchKernel receives: params[i] points to the
+ * i-th kernel argument after memref descriptors are expanded (allocated
+ * pointer, aligned pointer, offset, sizes..., strides...).
+ *===----------------------------------------------------------------------===*/
+
+#ifndef GPUMEM_RUNTIME_CPUKERNELABI_H
+#define GPUMEM_RUNTIME_CPUKERNELABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUMEM_CPU_ABI_VERSION 1
+#define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
+#define GPUMEM_WARP_SIZE 32
+#define GPUMEM_MAX_THREADS_PER_BLOCK 1024
+/* Alignment of the workgroup arena and of the dynamic part in it. */
+#define GPUMEM_SHARED_ALIGNMENT 16
+
+typedef struct GPUMemThreadContext GPUMemThreadContext;
+
+/* gpu.shuffle modes, in the order of gpu::ShuffleMode. */
+enum GPUMemShuffleMode {
+  GPUMEM_SHUFFLE_XOR = 0,
+  GPUMEM_SHUFFLE_UP = 1,
+  GPUMEM_SHUFFLE_DOWN = 2,
+  GPUMEM_SHUFFLE_IDX = 3
+};
+
+/* Runtime services compiled code calls through ctx->services. `location` is
+ * "file:line:col" of the op in the source program. */
+typedef struct GPUMemRuntimeServices {
+  /* gpu.barrier: returns once every thread of the block reached it. A
+   * thread that returns from the kernel while others wait at a barrier, or
+   * threads waiting at different barriers, stop the program with an error
+   * naming the kernel and the barrier's location. */
+  void (*barrier)(GPUMemThreadContext *ctx, const char *location);
+  /* gpu.shuffle: `value` holds the 32- or 64-bit value in its low bits.
+   * Lanes are linear thread ids modulo GPUMEM_WARP_SIZE; `width` splits the
+   * warp into segments. The result is the source lane's value and *valid is
+   * 1, or, when the source lane is outside the segment or does not exist,
+   * the caller's own value and *valid is 0. Every live lane of the warp
+   * must reach the same shuffle. */
+  uint64_t (*shuffle)(GPUMemThreadContext *ctx, uint64_t value, int32_t offset,
+                      int32_t width, int32_t mode, int32_t *valid,
+                      const char *location);
+  /* cf.assert failed: prints the message, location, kernel, block and
+   * thread, then stops the program (exit code 1). Does not return. */
+  void (*assertFail)(GPUMemThreadContext *ctx, const char *message,
+                     const char *location);
+} GPUMemRuntimeServices;
+
+/* One thread's view of its launch. Field offsets are part of the ABI. */
+struct GPUMemThreadContext {
+  int64_t threadId[3];          /*   0 */
+  int64_t blockId[3];           /*  24 */
+  int64_t blockDim[3];          /*  48 */
+  int64_t gridDim[3];           /*  72 */
+  char *sharedMemory;           /*  96: the block's arena; static workgroup
+                                         memory at its start */
+  char *dynamicSharedMemory;    /* 104: gpu.dynamic_shared_memory, after the
+                                         static part, 16-byte aligned */
+  int64_t dynamicSharedBytes;   /* 112: the launch's dynamic size */
+  const GPUMemRuntimeServices *services; /* 120 */
+  void *scheduler;              /* 128: runtime-private */
+  const char *kernelName;       /* 136 */
+};
+
+/* One kernel of a CPU gpu.module. */
+typedef struct GPUMemCPUKernel {
+  const char *name;
+  void (*runThread)(void **params, GPUMemThreadContext *ctx);
+  void (*runBlock)(void **params, GPUMemThreadContext *ctx);
+  int64_t staticSharedBytes;    /* arena bytes the kernel needs statically */
+  int32_t needsFibers;          /* barrier or warp operation reachable */
+  int32_t numParams;            /* entries of `params` */
+} GPUMemCPUKernel;
+
+/* The object's exported GPUMEM_CPU_MODULE_SYMBOL. */
+typedef struct GPUMemCPUModule {
+  int32_t abiVersion;           /* GPUMEM_CPU_ABI_VERSION */
+  int32_t numKernels;
+  const GPUMemCPUKernel *kernels;
+} GPUMemCPUModule;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* GPUMEM_RUNTIME_CPUKERNELABI_H */
