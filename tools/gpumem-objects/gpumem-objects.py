@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 OBJECT = re.compile(
-    r'#gpu\.object<#(?P<dialect>\w+)\.target<(?P<target>[^>]*)>\s*,\s*'
+    r'#gpu\.object<#(?P<dialect>\w+)\.(?P<attr>\w+)(?:<(?P<target>[^>]*)>)?\s*,\s*'
     r'(?:properties\s*=\s*\{[^}]*\}\s*,\s*)?'
     r'(?:(?P<kind>assembly|bin|offload)\s*=\s*)?"(?P<data>(?:[^"\\]|\\.)*)"')
 BINARY = re.compile(r'gpu\.binary\s+@(?P<name>[\w$.]+)')
@@ -51,9 +51,13 @@ def objects(text):
     for index, (start, name) in enumerate(starts):
         end = starts[index + 1][0] if index + 1 < len(starts) else len(text)
         for obj in OBJECT.finditer(text, start, end):
-            chip = re.search(r'chip\s*=\s*"([^"]*)"', obj.group('target'))
-            yield (name, chip.group(1) if chip else 'unknown', obj.group('kind'),
-                   unescape(obj.group('data')))
+            chip = re.search(r'chip\s*=\s*"([^"]*)"', obj.group('target') or '')
+            if obj.group('dialect') == 'gpumem':
+                chip = None
+                label = obj.group('attr')  # the cpu target
+            else:
+                label = chip.group(1) if chip else 'unknown'
+            yield (name, label, obj.group('kind'), unescape(obj.group('data')))
 
 
 def find_ptxas():
@@ -114,7 +118,10 @@ def main(argv):
     if argv[1] == 'extract':
         os.makedirs(argv[3], exist_ok=True)
         for name, chip, kind, data in found:
-            path = os.path.join(argv[3], '%s.%s.%s' % (name, chip, EXTENSION[kind]))
+            # A cpu-target binary is a host shared object.
+            extension = 'so' if chip == 'cpu' and kind == 'bin' \
+                else EXTENSION[kind]
+            path = os.path.join(argv[3], '%s.%s.%s' % (name, chip, extension))
             with open(path, 'wb') as f:
                 f.write(data)
             print(path)

@@ -3,6 +3,8 @@
 // gpumem's passes and pipelines.
 //===----------------------------------------------------------------------===//
 
+#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Pipelines/Pipelines.h"
 #include "gpumem/Transforms/Passes.h"
 
@@ -16,11 +18,13 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   gpumem::registerGPUMemPasses();
+  gpumem::registerGPUMemConversionPasses();
   gpumem::registerGPUMemPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  registry.insert<gpumem::GPUMemDialect>();
   // gpu-module-to-binary translates device modules to LLVM IR.
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(

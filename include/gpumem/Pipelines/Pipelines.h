@@ -42,11 +42,30 @@ struct CudaPipelineOptions
       llvm::cl::init("")};
 };
 
+/// Options of `gpumem-cpu-pipeline`.
+struct CpuPipelineOptions
+    : public mlir::PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level of the kernels, 0 to 3"),
+      llvm::cl::init(2)};
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
+                     "machine's (x86-64 for a portable binary)"),
+      llvm::cl::init("")};
+};
+
 /// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
 
-/// Registers `gpumem-cuda-pipeline`.
+/// Adds the whole CPU lowering to `pm`, which must run on a builtin.module:
+/// kernels become a host shared object run by libgpumem_cpu_runtime.so.
+void buildCpuPipeline(mlir::OpPassManager &pm,
+                      const CpuPipelineOptions &options);
+
+/// Registers `gpumem-cuda-pipeline` and `gpumem-cpu-pipeline`.
 void registerGPUMemPipelines();
 
 } // namespace gpumem

@@ -124,4 +124,30 @@ def GPUMemAttachNVVMTargetPass
   ];
 }
 
+def GPUMemAttachCPUTargetPass
+    : Pass<"gpumem-attach-cpu-target", "::mlir::ModuleOp"> {
+  let summary = "Attach gpumem's cpu target to every gpu.module";
+  let description = [{
+    Makes every gpu.module without a target compile for the host CPU
+    (`#gpumem.cpu`): gpu-module-to-binary then embeds a host shared object
+    that gpumem's CPU runtime runs.
+
+    Before:
+    ```mlir
+    gpu.module @kernels { ... }
+    ```
+    After:
+    ```mlir
+    gpu.module @kernels [#gpumem.cpu<O = 2>] { ... }
+    ```
+  }];
+  let dependentDialects = ["::gpumem::GPUMemDialect"];
+  let options = [
+    Option<"optLevel", "O", "unsigned", /*default=*/"2",
+           "LLVM optimization level of the kernels, 0 to 3">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "Host CPU to compile for; empty: this machine's">,
+  ];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES

@@ -1,0 +1,679 @@
+//===----------------------------------------------------------------------===//
+// gpumem-lower-gpu-to-cpu-abi: rewrite a gpu.module's kernels into ordinary
+// functions that take the thread's GPUMemThreadContext, as
+// include/gpumem/Runtime/CPUKernelABI.h lays down.
+//
+// Algorithm, on one gpu.module:
+//  1. gpu.all_reduce and gpu.subgroup_reduce become shuffles, barriers and
+//     workgroup attributions (upstream rewrite patterns, warp of 32).
+//  2. Functions that contain gpu.barrier or gpu.shuffle, and their callers,
+//     need fibers.
+//  3. The block's workgroup arena: module-level workgroup globals first, at
+//     the same offsets for every kernel, then each kernel's attributions;
+//     every buffer aligned to 16 bytes (and its element's alignment).
+//  4. Every function with a body gets a trailing `!llvm.ptr` context
+//     argument and every call passes its caller's. Kernel K becomes
+//     `__gpumem_kernel_K` (attributions replaced by arena views and allocas)
+//     and two wrappers that unpack mgpuLaunchKernel's `params`:
+//     `__gpumem_run_thread_K` and, for kernels without fibers,
+//     `__gpumem_run_block_K`, which loops over the block's threads. K stays
+//     behind as an empty stub with its signature: host gpu.launch_func ops
+//     verify against it.
+//  5. GPU ops become context loads and runtime service calls: ids and dims,
+//     lane and subgroup ids, barrier, shuffle, printf (libc's),
+//     dynamic shared memory, workgroup globals, cf.assert.
+// The kernel table is left on the gpu.module for gpumem-finalize-cpu-module.
+//===----------------------------------------------------------------------===//
+
+#include "HostCode.h"
+
+#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstddef>
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMLOWERGPUTOCPUABIPASS
+#include "gpumem/Conversion/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+using namespace gpumem;
+
+namespace {
+
+constexpr int64_t kContextThreadId = offsetof(GPUMemThreadContext, threadId);
+constexpr int64_t kContextBlockId = offsetof(GPUMemThreadContext, blockId);
+constexpr int64_t kContextBlockDim = offsetof(GPUMemThreadContext, blockDim);
+constexpr int64_t kContextGridDim = offsetof(GPUMemThreadContext, gridDim);
+constexpr int64_t kContextShared = offsetof(GPUMemThreadContext, sharedMemory);
+constexpr int64_t kContextDynamicShared =
+    offsetof(GPUMemThreadContext, dynamicSharedMemory);
+constexpr int64_t kContextDynamicSharedBytes =
+    offsetof(GPUMemThreadContext, dynamicSharedBytes);
+constexpr int64_t kContextServices = offsetof(GPUMemThreadContext, services);
+constexpr int64_t kServiceBarrier = offsetof(GPUMemRuntimeServices, barrier);
+constexpr int64_t kServiceShuffle = offsetof(GPUMemRuntimeServices, shuffle);
+constexpr int64_t kServiceAssertFail =
+    offsetof(GPUMemRuntimeServices, assertFail);
+
+/// Builds the LLVM-level accesses to a thread context.
+class ContextAccess {
+public:
+  ContextAccess(OpBuilder &builder, Location loc, Value context)
+      : builder(builder), loc(loc), context(context) {}
+
+  /// The address `offset` bytes into the pointed-to struct.
+  Value address(Value base, int64_t offset) {
+    auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+    return LLVM::GEPOp::create(builder, loc, ptr, builder.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+  }
+  Value load(Value base, int64_t offset, Type type) {
+    return LLVM::LoadOp::create(builder, loc, type, address(base, offset));
+  }
+  Value loadPointer(int64_t offset) {
+    return load(context, offset, LLVM::LLVMPointerType::get(builder.getContext()));
+  }
+  /// An i64 field of the context as an index.
+  Value loadIndex(int64_t offset) {
+    Value value = load(context, offset, builder.getI64Type());
+    return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                      value);
+  }
+  Value dimension(int64_t fieldOffset, gpu::Dimension dim) {
+    return loadIndex(fieldOffset + 8 * static_cast<int64_t>(dim));
+  }
+  /// x + y * dimX + z * dimX * dimY of the thread within its block.
+  Value linearThreadId() {
+    Value x = dimension(kContextThreadId, gpu::Dimension::x);
+    Value y = dimension(kContextThreadId, gpu::Dimension::y);
+    Value z = dimension(kContextThreadId, gpu::Dimension::z);
+    Value dimX = dimension(kContextBlockDim, gpu::Dimension::x);
+    Value dimY = dimension(kContextBlockDim, gpu::Dimension::y);
+    Value zy = arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, z, dimY), y);
+    return arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, zy, dimX), x);
+  }
+  Value threadsPerBlock() {
+    Value dimX = dimension(kContextBlockDim, gpu::Dimension::x);
+    Value dimY = dimension(kContextBlockDim, gpu::Dimension::y);
+    Value dimZ = dimension(kContextBlockDim, gpu::Dimension::z);
+    return arith::MulIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, dimX, dimY), dimZ);
+  }
+  /// Calls the runtime service at `offset` in GPUMemRuntimeServices.
+  Value callService(int64_t offset, LLVM::LLVMFunctionType type,
+                    ValueRange args) {
+    Value services = loadPointer(kContextServices);
+    Value function =
+        load(services, offset, LLVM::LLVMPointerType::get(builder.getContext()));
+    SmallVector<Value> operands{function};
+    llvm::append_range(operands, args);
+    auto call = LLVM::CallOp::create(builder, loc, type, operands);
+    return call.getNumResults() ? call.getResult() : Value();
+  }
+
+private:
+  OpBuilder &builder;
+  Location loc;
+  Value context;
+};
+
+/// Alignment in bytes of a workgroup buffer of `type`: 16, or more when the
+/// element needs it.
+static uint64_t bufferAlignment(MemRefType type, const DataLayout &layout) {
+  return std::max<uint64_t>(GPUMEM_SHARED_ALIGNMENT,
+                            layout.getTypeABIAlignment(type.getElementType()));
+}
+
+static uint64_t bufferBytes(MemRefType type, const DataLayout &layout) {
+  return type.getNumElements() * layout.getTypeSize(type.getElementType());
+}
+
+/// The rewrite of one gpu.module, with the state it builds up.
+class ABILowering {
+public:
+  explicit ABILowering(gpu::GPUModuleOp module)
+      : gpuModule(module), context(module.getContext()) {}
+  LogicalResult run();
+
+private:
+  LogicalResult rewriteReductions();
+  void findFunctionsNeedingFibers();
+  LogicalResult layOutModuleGlobals();
+  LogicalResult lowerKernel(gpu::GPUFuncOp kernel);
+  LogicalResult lowerDeviceGPUFunc(gpu::GPUFuncOp func);
+  void addContextArguments();
+  LogicalResult lowerGPUOps(FunctionOpInterface func);
+  void createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
+                      int64_t sharedBytes, bool needsFibers);
+  /// Unpacks mgpuLaunchKernel's params into values of `types`; counts them.
+  SmallVector<Value> unpackParams(OpBuilder &builder, Location loc,
+                                  Value params, TypeRange types,
+                                  int64_t &numParams);
+  /// A memref of `type` viewing `bytes` at `offset` of the block's arena.
+  Value arenaView(OpBuilder &builder, Location loc, Value context,
+                  MemRefType type, int64_t offset);
+
+  gpu::GPUModuleOp gpuModule;
+  MLIRContext *context;
+  std::unique_ptr<LLVMTypeConverter> converter;
+  llvm::DenseSet<Operation *> needsFibers;
+  llvm::DenseMap<StringAttr, int64_t> globalOffsets;
+  int64_t moduleArenaBytes = 0;
+  SmallVector<Attribute> kernelTable;
+};
+
+LogicalResult ABILowering::run() {
+  converter = cpu::createHostTypeConverter(context);
+  if (failed(rewriteReductions()) || failed(layOutModuleGlobals()))
+    return failure();
+  findFunctionsNeedingFibers();
+
+  // Kernels and device gpu.funcs become func.funcs with a context argument.
+  SmallVector<gpu::GPUFuncOp> gpuFuncs(gpuModule.getOps<gpu::GPUFuncOp>());
+  SmallVector<func::FuncOp> impls;
+  for (gpu::GPUFuncOp func : gpuFuncs)
+    if (failed(func.isKernel() ? lowerKernel(func) : lowerDeviceGPUFunc(func)))
+      return failure();
+  addContextArguments();
+
+  for (auto func : gpuModule.getOps<func::FuncOp>())
+    if (!func.isExternal() && failed(lowerGPUOps(func)))
+      return failure();
+
+  // Workgroup globals now live in the arena.
+  for (auto global :
+       llvm::make_early_inc_range(gpuModule.getOps<memref::GlobalOp>()))
+    if (globalOffsets.contains(global.getSymNameAttr()))
+      global.erase();
+
+  // Anything of the gpu dialect still here has no CPU lowering.
+  WalkResult unsupported = gpuModule.walk([&](Operation *op) {
+    if (isa<gpu::GPUFuncOp, gpu::ReturnOp>(op) || op == gpuModule)
+      return WalkResult::advance();
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect == "gpu" || dialect == "nvvm" || dialect == "nvgpu" ||
+        dialect == "rocdl" || dialect == "amdgpu") {
+      op->emitOpError() << "is not supported by the cpu target";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (unsupported.wasInterrupted())
+    return failure();
+  gpuModule->setAttr(cpu::kKernelTableAttr,
+                     ArrayAttr::get(context, kernelTable));
+  return success();
+}
+
+LogicalResult ABILowering::rewriteReductions() {
+  RewritePatternSet patterns(context);
+  populateGpuAllReducePatterns(patterns);
+  populateGpuLowerSubgroupReduceToShufflePatterns(
+      patterns, GPUMEM_WARP_SIZE, /*shuffleBitwidth=*/64);
+  if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
+    return gpuModule.emitError() << "rewriting reductions did not converge";
+  return success();
+}
+
+void ABILowering::findFunctionsNeedingFibers() {
+  SymbolTable symbols(gpuModule);
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> callers;
+  SmallVector<Operation *> worklist;
+  for (auto func : gpuModule.getOps<FunctionOpInterface>()) {
+    func->walk([&](Operation *op) {
+      if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op) &&
+          needsFibers.insert(func).second)
+        worklist.push_back(func);
+      if (auto call = dyn_cast<CallOpInterface>(op))
+        if (auto symbol =
+                dyn_cast<SymbolRefAttr>(call.getCallableForCallee()))
+          if (Operation *callee = symbols.lookup(symbol.getLeafReference()))
+            callers[callee].push_back(func);
+    });
+  }
+  while (!worklist.empty())
+    for (Operation *caller : callers[worklist.pop_back_val()])
+      if (needsFibers.insert(caller).second)
+        worklist.push_back(caller);
+}
+
+LogicalResult ABILowering::layOutModuleGlobals() {
+  DataLayout layout = DataLayout::closest(gpuModule);
+  for (auto global : gpuModule.getOps<memref::GlobalOp>()) {
+    MemRefType type = global.getType();
+    if (!isWorkgroupMemorySpace(type.getMemorySpace()))
+      continue;
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !global.isUninitialized())
+      return global.emitOpError()
+             << "workgroup globals on the cpu target must be uninitialized, "
+                "of static shape and identity layout";
+    uint64_t alignment = bufferAlignment(type, layout);
+    if (std::optional<uint64_t> wanted = global.getAlignment())
+      alignment = std::max(alignment, *wanted);
+    moduleArenaBytes = llvm::alignTo(moduleArenaBytes, alignment);
+    globalOffsets[global.getSymNameAttr()] = moduleArenaBytes;
+    moduleArenaBytes += bufferBytes(type, layout);
+  }
+  return success();
+}
+
+Value ABILowering::arenaView(OpBuilder &builder, Location loc,
+                                      Value context, MemRefType type,
+                                      int64_t offset) {
+  ContextAccess access(builder, loc, context);
+  Value base = access.address(access.loadPointer(kContextShared), offset);
+  Value descriptor =
+      MemRefDescriptor::fromStaticShape(builder, loc, *converter, type, base);
+  return UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
+      .getResult(0);
+}
+
+LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
+  Location loc = kernel.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  FunctionType type = kernel.getFunctionType();
+  for (Type input : type.getInputs())
+    if (!isa<MemRefType>(input) && !LLVM::isCompatibleType(input) &&
+        !isa<IndexType>(input))
+      return kernel.emitOpError()
+             << "has an argument of type " << input
+             << ", which the cpu target cannot pass to a kernel";
+
+  OpBuilder builder(kernel);
+  SmallVector<Type> inputs(type.getInputs());
+  inputs.push_back(ptr);
+  auto impl = func::FuncOp::create(builder, loc, "__gpumem_kernel_" + kernel.getName().str(),
+                                   builder.getFunctionType(inputs, {}));
+  impl.setPrivate();
+  impl.getBody().takeBody(kernel.getBody());
+  Block &entry = impl.front();
+  Value contextArg = entry.addArgument(ptr, loc);
+
+  // Attributions: arena views and per-thread allocas.
+  DataLayout layout = DataLayout::closest(gpuModule);
+  builder.setInsertionPointToStart(&entry);
+  int64_t arenaBytes = moduleArenaBytes;
+  unsigned firstAttribution = type.getNumInputs();
+  unsigned numWorkgroup = kernel.getNumWorkgroupAttributions();
+  unsigned numAttributions = entry.getNumArguments() - 1 - firstAttribution;
+  for (unsigned i = 0; i < numAttributions; ++i) {
+    BlockArgument arg = entry.getArgument(firstAttribution + i);
+    auto memref = cast<MemRefType>(arg.getType());
+    if (i < numWorkgroup) {
+      arenaBytes = llvm::alignTo(arenaBytes, bufferAlignment(memref, layout));
+      arg.replaceAllUsesWith(
+          arenaView(builder, arg.getLoc(), contextArg, memref, arenaBytes));
+      arenaBytes += bufferBytes(memref, layout);
+    } else {
+      arg.replaceAllUsesWith(
+          memref::AllocaOp::create(builder, arg.getLoc(), memref));
+    }
+  }
+  entry.eraseArguments(firstAttribution, numAttributions);
+  impl.walk([&](gpu::ReturnOp ret) {
+    OpBuilder b(ret);
+    func::ReturnOp::create(b, ret.getLoc(), ret.getOperands());
+    ret.erase();
+  });
+
+  // The stub keeps the kernel's name and signature for the host side.
+  Block *stubEntry = new Block();
+  kernel.getBody().push_back(stubEntry);
+  for (Type input : type.getInputs())
+    stubEntry->addArgument(input, loc);
+  builder.setInsertionPointToStart(stubEntry);
+  gpu::ReturnOp::create(builder, loc);
+  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                  builder.getI64IntegerAttr(0));
+  kernel->removeAttr("workgroup_attrib_attrs");
+  kernel->removeAttr("private_attrib_attrs");
+
+  bool fibers = needsFibers.contains(kernel);
+  if (fibers)
+    needsFibers.insert(impl);
+  createWrappers(kernel, impl,
+                 llvm::alignTo(arenaBytes, GPUMEM_SHARED_ALIGNMENT), fibers);
+  return success();
+}
+
+LogicalResult ABILowering::lowerDeviceGPUFunc(gpu::GPUFuncOp func) {
+  if (func.getNumWorkgroupAttributions() || func.getNumPrivateAttributions())
+    return func.emitOpError()
+           << "is a device function with attributions, which the cpu target "
+              "does not support; allocate workgroup memory with "
+              "memref.alloca instead";
+  OpBuilder builder(func);
+  auto replacement = func::FuncOp::create(builder, func.getLoc(), func.getName(),
+                                          func.getFunctionType());
+  replacement.setVisibility(func.getVisibility());
+  replacement.getBody().takeBody(func.getBody());
+  replacement.walk([&](gpu::ReturnOp ret) {
+    OpBuilder b(ret);
+    func::ReturnOp::create(b, ret.getLoc(), ret.getOperands());
+    ret.erase();
+  });
+  if (needsFibers.contains(func))
+    needsFibers.insert(replacement);
+  func.erase();
+  return success();
+}
+
+void ABILowering::addContextArguments() {
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  llvm::DenseSet<StringAttr> withContext;
+  for (auto func : gpuModule.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    withContext.insert(func.getSymNameAttr());
+    // Kernel implementations already have theirs.
+    if (func.getName().starts_with("__gpumem_kernel_") ||
+        func.getName().starts_with("__gpumem_run_"))
+      continue;
+    (void)func.insertArgument(func.getNumArguments(), ptr, DictionaryAttr(),
+                              func.getLoc());
+  }
+  gpuModule.walk([&](func::CallOp call) {
+    if (!withContext.contains(call.getCalleeAttr().getAttr()))
+      return;
+    auto caller = call->getParentOfType<func::FuncOp>();
+    if (caller.getName().starts_with("__gpumem_run_"))
+      return; // wrappers pass the context explicitly
+    call.getOperandsMutable().append(caller.getArguments().back());
+  });
+}
+
+LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
+  if (func.getName().starts_with("__gpumem_run_"))
+    return success();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto i32 = IntegerType::get(context, 32);
+  auto i64 = IntegerType::get(context, 64);
+  auto voidType = LLVM::LLVMVoidType::get(context);
+  Value contextArg = func.getArguments().back();
+  SymbolTable symbols(gpuModule);
+
+  SmallVector<Operation *> ops;
+  func->walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : ops) {
+    OpBuilder builder(op);
+    Location loc = op->getLoc();
+    ContextAccess access(builder, loc, contextArg);
+    auto replace = [&](Value value) {
+      op->getResult(0).replaceAllUsesWith(value);
+      op->erase();
+    };
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      replace(access.dimension(kContextThreadId, id.getDimension()));
+    } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+      replace(access.dimension(kContextBlockId, id.getDimension()));
+    } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
+      replace(access.dimension(kContextBlockDim, dim.getDimension()));
+    } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
+      replace(access.dimension(kContextGridDim, dim.getDimension()));
+    } else if (auto id = dyn_cast<gpu::GlobalIdOp>(op)) {
+      Value block = access.dimension(kContextBlockId, id.getDimension());
+      Value size = access.dimension(kContextBlockDim, id.getDimension());
+      Value thread = access.dimension(kContextThreadId, id.getDimension());
+      replace(arith::AddIOp::create(
+          builder, loc, arith::MulIOp::create(builder, loc, block, size),
+          thread));
+    } else if (isa<gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::NumSubgroupsOp,
+                   gpu::SubgroupSizeOp>(op)) {
+      Value warp = arith::ConstantIndexOp::create(builder, loc, GPUMEM_WARP_SIZE);
+      Value result = warp;
+      if (isa<gpu::LaneIdOp>(op))
+        result = arith::RemUIOp::create(builder, loc, access.linearThreadId(), warp);
+      else if (isa<gpu::SubgroupIdOp>(op))
+        result = arith::DivUIOp::create(builder, loc, access.linearThreadId(), warp);
+      else if (isa<gpu::NumSubgroupsOp>(op))
+        result = arith::CeilDivUIOp::create(builder, loc,
+                                            access.threadsPerBlock(), warp);
+      replace(result);
+    } else if (isa<gpu::BarrierOp>(op)) {
+      Value where = cpu::getStringPointer(builder, loc, gpuModule,
+                                          cpu::formatLocation(loc));
+      access.callService(kServiceBarrier,
+                         LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}),
+                         {contextArg, where});
+      op->erase();
+    } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
+      Type type = shuffle.getValue().getType();
+      unsigned width = type.getIntOrFloatBitWidth();
+      if (width > 64)
+        return shuffle.emitOpError() << "of " << type
+                                     << " is not supported by the cpu target";
+      Value bits = shuffle.getValue();
+      auto intType = IntegerType::get(context, width);
+      if (isa<FloatType>(type))
+        bits = arith::BitcastOp::create(builder, loc, intType, bits);
+      if (width < 64)
+        bits = arith::ExtUIOp::create(builder, loc, i64, bits);
+      Value validSlot;
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(&func.getFunctionBody().front());
+        Value one = LLVM::ConstantOp::create(builder, loc, i64, 1);
+        validSlot = LLVM::AllocaOp::create(builder, loc, ptr, i32, one);
+      }
+      Value mode = LLVM::ConstantOp::create(
+          builder, loc, i32, static_cast<int32_t>(shuffle.getMode()));
+      Value where = cpu::getStringPointer(builder, loc, gpuModule,
+                                          cpu::formatLocation(loc));
+      Value result = access.callService(
+          kServiceShuffle,
+          LLVM::LLVMFunctionType::get(i64, {ptr, i64, i32, i32, i32, ptr, ptr}),
+          {contextArg, bits, shuffle.getOffset(), shuffle.getWidth(), mode,
+           validSlot, where});
+      if (width < 64)
+        result = arith::TruncIOp::create(builder, loc, intType, result);
+      if (isa<FloatType>(type))
+        result = arith::BitcastOp::create(builder, loc, type, result);
+      Value valid = LLVM::LoadOp::create(builder, loc, i32, validSlot);
+      Value zero = arith::ConstantIntOp::create(builder, loc, i32, 0);
+      Value isValid = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ne, valid, zero);
+      shuffle.getShuffleResult().replaceAllUsesWith(result);
+      shuffle.getValid().replaceAllUsesWith(isValid);
+      shuffle.erase();
+    } else if (auto printf = dyn_cast<gpu::PrintfOp>(op)) {
+      auto printfDecl = dyn_cast_if_present<LLVM::LLVMFuncOp>(
+          symbols.lookup("printf"));
+      if (!printfDecl) {
+        OpBuilder moduleBuilder(gpuModule.getBodyRegion());
+        printfDecl = LLVM::LLVMFuncOp::create(
+            moduleBuilder, loc, "printf",
+            LLVM::LLVMFunctionType::get(i32, {ptr}, /*isVarArg=*/true));
+        symbols.insert(printfDecl);
+      }
+      SmallVector<Value> args{cpu::getStringPointer(
+          builder, loc, gpuModule, printf.getFormat())};
+      for (Value arg : printf.getArgs()) {
+        Type type = arg.getType();
+        if (isa<IndexType>(type))
+          arg = arith::IndexCastOp::create(builder, loc, i64, arg);
+        else if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 64)
+          arg = arith::ExtFOp::create(builder, loc, builder.getF64Type(), arg);
+        else if (type.isInteger(1))
+          arg = arith::ExtUIOp::create(builder, loc, i32, arg);
+        else if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
+          arg = arith::ExtSIOp::create(builder, loc, i32, arg);
+        args.push_back(arg);
+      }
+      LLVM::CallOp::create(builder, loc, printfDecl, args);
+      op->erase();
+    } else if (auto dynamic = dyn_cast<gpu::DynamicSharedMemoryOp>(op)) {
+      auto type = cast<MemRefType>(dynamic.getType());
+      Value base = access.loadPointer(kContextDynamicShared);
+      Value bytes = access.load(contextArg, kContextDynamicSharedBytes, i64);
+      MemRefDescriptor descriptor = MemRefDescriptor::poison(
+          builder, loc, converter->convertType(type));
+      descriptor.setAllocatedPtr(builder, loc, base);
+      descriptor.setAlignedPtr(builder, loc, base);
+      descriptor.setConstantOffset(builder, loc, 0);
+      descriptor.setSize(builder, loc, 0, bytes);
+      descriptor.setConstantStride(builder, loc, 0, 1);
+      replace(UnrealizedConversionCastOp::create(builder, loc, type,
+                                                 Value(descriptor))
+                  .getResult(0));
+    } else if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto it = globalOffsets.find(getGlobal.getNameAttr().getAttr());
+      if (it != globalOffsets.end())
+        replace(arenaView(builder, loc, contextArg,
+                          cast<MemRefType>(getGlobal.getType()), it->second));
+    } else if (auto assertOp = dyn_cast<cf::AssertOp>(op)) {
+      Value ok = assertOp.getArg();
+      Value one = arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1);
+      Value failed = arith::XOrIOp::create(builder, loc, ok, one);
+      auto ifOp = scf::IfOp::create(builder, loc, failed, /*withElse=*/false);
+      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value message =
+          cpu::getStringPointer(builder, loc, gpuModule, assertOp.getMsg());
+      Value where = cpu::getStringPointer(builder, loc, gpuModule,
+                                          cpu::formatLocation(loc));
+      access.callService(kServiceAssertFail,
+                         LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, ptr}),
+                         {contextArg, message, where});
+      assertOp.erase();
+    }
+  }
+  return success();
+}
+
+SmallVector<Value> ABILowering::unpackParams(OpBuilder &builder,
+                                                      Location loc, Value params,
+                                                      TypeRange types,
+                                                      int64_t &numParams) {
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto i64 = builder.getI64Type();
+  auto loadParam = [&](Type type) -> Value {
+    Value slot = LLVM::GEPOp::create(builder, loc, ptr, ptr, params,
+                                     ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(numParams++)});
+    Value address = LLVM::LoadOp::create(builder, loc, ptr, slot);
+    return LLVM::LoadOp::create(builder, loc, type, address);
+  };
+  SmallVector<Value> values;
+  for (Type type : types) {
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      SmallVector<Value> fields{loadParam(ptr), loadParam(ptr), loadParam(i64)};
+      for (int64_t i = 0, e = 2 * memref.getRank(); i < e; ++i)
+        fields.push_back(loadParam(i64));
+      Value descriptor =
+          MemRefDescriptor::pack(builder, loc, *converter, memref, fields);
+      values.push_back(
+          UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
+              .getResult(0));
+    } else if (isa<IndexType>(type)) {
+      values.push_back(arith::IndexCastOp::create(builder, loc, type,
+                                                  loadParam(i64)));
+    } else {
+      values.push_back(loadParam(type));
+    }
+  }
+  return values;
+}
+
+void ABILowering::createWrappers(gpu::GPUFuncOp stub,
+                                          func::FuncOp impl,
+                                          int64_t sharedBytes,
+                                          bool fibers) {
+  Location loc = stub.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  FunctionType wrapperType = FunctionType::get(context, {ptr, ptr}, {});
+  TypeRange argTypes = stub.getFunctionType().getInputs();
+  OpBuilder builder(stub);
+  int64_t numParams = 0;
+
+  // A wrapper whose body unpacks the params into `args` (plus the context),
+  // leaving `body` at the end of its entry block.
+  auto makeWrapper = [&](StringRef prefix, OpBuilder &body,
+                         SmallVector<Value> &args) {
+    auto wrapper = func::FuncOp::create(builder, loc,
+                                        (prefix + stub.getName()).str(),
+                                        wrapperType);
+    wrapper.setPrivate();
+    Block *entry = wrapper.addEntryBlock();
+    body.setInsertionPointToStart(entry);
+    numParams = 0;
+    args = unpackParams(body, loc, entry->getArgument(0), argTypes, numParams);
+    args.push_back(entry->getArgument(1));
+    return wrapper;
+  };
+
+  OpBuilder threadBody(context);
+  SmallVector<Value> threadArgs;
+  func::FuncOp runThread =
+      makeWrapper("__gpumem_run_thread_", threadBody, threadArgs);
+  func::CallOp::create(threadBody, loc, impl, threadArgs);
+  func::ReturnOp::create(threadBody, loc);
+
+  NamedAttrList entry;
+  entry.append("name", builder.getStringAttr(stub.getName()));
+  entry.append("run_thread", FlatSymbolRefAttr::get(runThread));
+  entry.append("shared_bytes", builder.getI64IntegerAttr(sharedBytes));
+  entry.append("needs_fibers", builder.getBoolAttr(fibers));
+  entry.append("num_params", builder.getI32IntegerAttr(numParams));
+
+  if (!fibers) {
+    OpBuilder body(context);
+    SmallVector<Value> args;
+    func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);
+    Value contextArg = args.back();
+    ContextAccess access(body, loc, contextArg);
+    Value zero = arith::ConstantIndexOp::create(body, loc, 0);
+    Value one = arith::ConstantIndexOp::create(body, loc, 1);
+    Value dims[3];
+    for (int d = 0; d < 3; ++d)
+      dims[d] = access.dimension(kContextBlockDim, static_cast<gpu::Dimension>(d));
+    // z outermost, x innermost: the order threads have in CUDA's warps.
+    std::function<void(OpBuilder &, int)> loopOver = [&](OpBuilder &b, int d) {
+      auto loop = scf::ForOp::create(b, loc, zero, dims[d], one);
+      OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+      ContextAccess innerAccess(inner, loc, contextArg);
+      Value id = arith::IndexCastOp::create(inner, loc, inner.getI64Type(),
+                                            loop.getInductionVar());
+      LLVM::StoreOp::create(inner, loc, id,
+                            innerAccess.address(contextArg,
+                                                kContextThreadId + 8 * d));
+      if (d == 0)
+        func::CallOp::create(inner, loc, impl, args);
+      else
+        loopOver(inner, d - 1);
+    };
+    loopOver(body, 2);
+    func::ReturnOp::create(body, loc);
+    entry.append("run_block", FlatSymbolRefAttr::get(runBlock));
+  }
+  kernelTable.push_back(entry.getDictionary(context));
+}
+
+struct LowerGPUToCPUABIPass
+    : gpumem::impl::GPUMemLowerGPUToCPUABIPassBase<LowerGPUToCPUABIPass> {
+  void runOnOperation() override {
+    if (failed(ABILowering(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,40 @@
+//===----------------------------------------------------------------------===//
+// gpumem-attach-cpu-target: every gpu.module without a target gets
+// #gpumem.cpu, so gpu-module-to-binary compiles it for the host.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMATTACHCPUTARGETPASS
+#include "gpumem/Transforms/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+
+namespace {
+
+struct AttachCPUTargetPass
+    : gpumem::impl::GPUMemAttachCPUTargetPassBase<AttachCPUTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (optLevel > 3) {
+      emitError(getOperation().getLoc())
+          << "O " << optLevel.getValue() << " is out of range; expected 0 to 3";
+      return signalPassFailure();
+    }
+    auto target = gpumem::CPUTargetAttr::get(&getContext(), optLevel, cpu, "");
+    getOperation().walk([&](gpu::GPUModuleOp module) {
+      ArrayAttr targets = module.getTargetsAttr();
+      if (targets && !targets.empty())
+        return;
+      module.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
+    });
+  }
+};
+
+} // namespace
