@@ -1,0 +1,65 @@
+//===----------------------------------------------------------------------===//
+// What gpumem-run and gpumem-compile share: the target options, the dialect
+// registry, parsing, target selection, compilation through the gpumem
+// pipelines, and the runtime libraries a program needs.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_TOOLS_TOOLSUPPORT_H
+#define GPUMEM_TOOLS_TOOLSUPPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace gpumem {
+
+/// Where kernels run.
+enum class Target { CPU, CUDA };
+
+/// The command-line options both tools take; construct one as a static.
+struct TargetOptions {
+  llvm::cl::opt<std::string> target{
+      "target", llvm::cl::desc("cpu, cuda, or auto (cuda when a CUDA device "
+                               "is usable, else cpu)"),
+      llvm::cl::init("auto")};
+  llvm::cl::opt<std::string> chip{
+      "chip", llvm::cl::desc("NVIDIA chip for --target=cuda (default sm_90)"),
+      llvm::cl::init("")};
+  llvm::cl::opt<std::string> cpu{
+      "cpu",
+      llvm::cl::desc("Host CPU the cpu target compiles kernels for (default: "
+                     "this machine's)"),
+      llvm::cl::init("")};
+};
+
+/// Every upstream dialect, extension and LLVM IR translation, plus gpumem's.
+mlir::DialectRegistry createToolRegistry();
+
+/// Parses `file` ("-" for stdin); errors are reported with their location.
+mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::StringRef file,
+                                             mlir::MLIRContext &context);
+
+/// The target named by `options`, resolving "auto".
+mlir::FailureOr<Target> resolveTarget(const TargetOptions &options);
+
+/// Runs the gpumem pipeline of `target` on `module`.
+mlir::LogicalResult compileForTarget(mlir::ModuleOp module, Target target,
+                                     const TargetOptions &options);
+
+/// The shared libraries a program compiled for `target` needs at run time:
+/// gpumem's runtime for the target (next to the tool: ../lib) and MLIR's
+/// runner utilities (printMemref*, vector.print support). `argv0` locates
+/// the tool.
+mlir::FailureOr<llvm::SmallVector<std::string>>
+runtimeLibraries(Target target, const char *argv0);
+
+/// True when libcuda.so.1 loads, initializes and reports a device.
+bool isCudaDeviceUsable();
+
+} // namespace gpumem
+
+#endif // GPUMEM_TOOLS_TOOLSUPPORT_H

@@ -1,0 +1,111 @@
+//===----------------------------------------------------------------------===//
+// Shared by gpumem-run and gpumem-compile; see ToolSupport.h.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Tools/ToolSupport.h"
+
+#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Pipelines/Pipelines.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <dlfcn.h>
+
+using namespace mlir;
+
+DialectRegistry gpumem::createToolRegistry() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<GPUMemDialect>();
+  return registry;
+}
+
+OwningOpRef<ModuleOp> gpumem::parseInput(StringRef file, MLIRContext &context) {
+  context.loadAllAvailableDialects();
+  ParserConfig config(&context);
+  return parseSourceFile<ModuleOp>(file, config);
+}
+
+bool gpumem::isCudaDeviceUsable() {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!driver)
+    return false;
+  using InitFn = int (*)(unsigned);
+  using CountFn = int (*)(int *);
+  auto init = reinterpret_cast<InitFn>(dlsym(driver, "cuInit"));
+  auto count = reinterpret_cast<CountFn>(dlsym(driver, "cuDeviceGetCount"));
+  int devices = 0;
+  return init && count && init(0) == 0 && count(&devices) == 0 && devices > 0;
+}
+
+/// The directory holding gpumem's runtime libraries: ../lib from the tool.
+static std::string runtimeDirectory(const char *argv0) {
+  std::string tool = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&gpumem::isCudaDeviceUsable));
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(tool)));
+  llvm::sys::path::append(dir, "lib");
+  return dir.str().str();
+}
+
+static std::string runtimeLibraryName(gpumem::Target target) {
+  return target == gpumem::Target::CUDA ? "libgpumem_cuda_runtime.so"
+                                        : "libgpumem_cpu_runtime.so";
+}
+
+FailureOr<gpumem::Target>
+gpumem::resolveTarget(const TargetOptions &options) {
+  StringRef name = options.target;
+  if (name == "cpu")
+    return Target::CPU;
+  if (name == "cuda")
+    return Target::CUDA;
+  if (name == "auto")
+    return isCudaDeviceUsable() ? Target::CUDA : Target::CPU;
+  llvm::errs() << "error: unknown --target '" << name
+               << "'; expected cpu, cuda or auto\n";
+  return failure();
+}
+
+LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
+                                       const TargetOptions &options) {
+  PassManager pm(module.getContext());
+  if (target == Target::CPU) {
+    CpuPipelineOptions cpuOptions;
+    cpuOptions.cpu = options.cpu.getValue();
+    buildCpuPipeline(pm, cpuOptions);
+  } else {
+    CudaPipelineOptions cudaOptions;
+    if (!options.chip.empty())
+      cudaOptions.chip = options.chip.getValue();
+    buildCudaPipeline(pm, cudaOptions);
+  }
+  return pm.run(module);
+}
+
+FailureOr<SmallVector<std::string>>
+gpumem::runtimeLibraries(Target target, const char *argv0) {
+  llvm::SmallString<256> runtime(runtimeDirectory(argv0));
+  llvm::sys::path::append(runtime, runtimeLibraryName(target));
+  if (!llvm::sys::fs::exists(runtime)) {
+    llvm::errs() << "error: the " << (target == Target::CUDA ? "cuda" : "cpu")
+                 << " runtime " << runtime << " was not found\n";
+    return failure();
+  }
+  SmallVector<std::string> libraries{runtime.str().str()};
+  for (StringRef utils : {"libmlir_c_runner_utils.so", "libmlir_runner_utils.so"}) {
+    llvm::SmallString<256> path(GPUMEM_MLIR_LIB_DIR);
+    llvm::sys::path::append(path, utils);
+    libraries.push_back(path.str().str());
+  }
+  return libraries;
+}

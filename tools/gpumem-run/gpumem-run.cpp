@@ -1,0 +1,127 @@
+//===----------------------------------------------------------------------===//
+// gpumem-run: compile a gpu dialect program with gpumem's pipeline and run it
+// with MLIR's JIT, on CPU cores (--target=cpu) or an NVIDIA GPU
+// (--target=cuda), following mlir-runner's conventions (-e,
+// --entry-point-result, --shared-libs).
+//
+// The program's own output is the only thing on stdout. Every compile error
+// is a located diagnostic on stderr and exit code 1; run-time errors are
+// reported by the gpumem runtime, also with exit code 1.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Pipelines/Pipelines.h"
+#include "gpumem/Tools/ToolSupport.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input .mlir>"),
+                                            llvm::cl::init("-"));
+static llvm::cl::opt<std::string> entryPoint(
+    "e", llvm::cl::desc("The function to run"), llvm::cl::init("main"));
+static llvm::cl::opt<std::string> entryPointResult(
+    "entry-point-result",
+    llvm::cl::desc("Result type of the entry point: void, i32, i64 or f32"),
+    llvm::cl::init("void"));
+static llvm::cl::list<std::string>
+    sharedLibs("shared-libs", llvm::cl::desc("Extra libraries to load"),
+               llvm::cl::CommaSeparated);
+static gpumem::TargetOptions targetOptions;
+
+/// Invokes the entry point and prints its result as mlir-runner does.
+static LogicalResult runEntryPoint(ExecutionEngine &engine) {
+  auto report = [](llvm::Error error) {
+    llvm::errs() << "gpumem-run: error: " << llvm::toString(std::move(error))
+                 << "\n";
+    return failure();
+  };
+  if (entryPointResult == "void") {
+    if (llvm::Error error = engine.invokePacked(entryPoint))
+      return report(std::move(error));
+    return success();
+  }
+  auto invoke = [&](auto result) -> LogicalResult {
+    void *args[] = {&result};
+    if (llvm::Error error = engine.invokePacked(entryPoint, args))
+      return report(std::move(error));
+    llvm::outs() << result << "\n";
+    return success();
+  };
+  if (entryPointResult == "i32")
+    return invoke(int32_t());
+  if (entryPointResult == "i64")
+    return invoke(int64_t());
+  return invoke(float());
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "gpumem-run: compile a gpu dialect program and run it on CPU cores or "
+      "an NVIDIA GPU\n");
+  if (!llvm::is_contained({"void", "i32", "i64", "f32"},
+                          entryPointResult.getValue())) {
+    llvm::errs() << "gpumem-run: error: unknown --entry-point-result '"
+                 << entryPointResult << "'; expected void, i32, i64 or f32\n";
+    return 1;
+  }
+
+  MLIRContext context(gpumem::createToolRegistry());
+  OwningOpRef<ModuleOp> module = gpumem::parseInput(inputFile, context);
+  if (!module)
+    return 1;
+  FailureOr<gpumem::Target> target = gpumem::resolveTarget(targetOptions);
+  if (failed(target) ||
+      failed(gpumem::compileForTarget(*module, *target, targetOptions)))
+    return 1;
+
+  auto entry = module->lookupSymbol<LLVM::LLVMFuncOp>(entryPoint);
+  if (!entry || entry.isExternal()) {
+    emitError(module->getLoc())
+        << "the program has no function @" << entryPoint << " to run";
+    return 1;
+  }
+  if (entry.getNumArguments() != 0) {
+    emitError(entry.getLoc()) << "the entry point @" << entryPoint
+                              << " must take no arguments";
+    return 1;
+  }
+
+  FailureOr<SmallVector<std::string>> libraries =
+      gpumem::runtimeLibraries(*target, argv[0]);
+  if (failed(libraries))
+    return 1;
+  llvm::append_range(*libraries, sharedLibs);
+  SmallVector<StringRef> libraryRefs(libraries->begin(), libraries->end());
+
+  ExecutionEngineOptions options;
+  options.sharedLibPaths = libraryRefs;
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
+                                               /*sizeLevel=*/0, nullptr);
+  options.transformer = transformer;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(*module, options);
+  if (!engine) {
+    llvm::errs() << "gpumem-run: error: cannot JIT-compile the program: "
+                 << llvm::toString(engine.takeError()) << "\n";
+    return 1;
+  }
+  (*engine)->initialize();
+  return succeeded(runEntryPoint(**engine)) ? 0 : 1;
+}
