@@ -47,8 +47,7 @@ bool gpumem::isCudaDeviceUsable() {
   return init && count && init(0) == 0 && count(&devices) == 0 && devices > 0;
 }
 
-/// The directory holding gpumem's runtime libraries: ../lib from the tool.
-static std::string runtimeDirectory(const char *argv0) {
+std::string gpumem::runtimeDirectory(const char *argv0) {
   std::string tool = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&gpumem::isCudaDeviceUsable));
   llvm::SmallString<256> dir(llvm::sys::path::parent_path(
@@ -81,7 +80,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   PassManager pm(module.getContext());
   if (target == Target::CPU) {
     CpuPipelineOptions cpuOptions;
-    cpuOptions.cpu = options.cpu.getValue();
+    cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
     buildCpuPipeline(pm, cpuOptions);
   } else {
     CudaPipelineOptions cudaOptions;
@@ -93,7 +92,8 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
 }
 
 FailureOr<SmallVector<std::string>>
-gpumem::runtimeLibraries(Target target, const char *argv0) {
+gpumem::runtimeLibraries(Target target, const char *argv0,
+                         bool withMLIRUtils) {
   llvm::SmallString<256> runtime(runtimeDirectory(argv0));
   llvm::sys::path::append(runtime, runtimeLibraryName(target));
   if (!llvm::sys::fs::exists(runtime)) {
@@ -101,7 +101,11 @@ gpumem::runtimeLibraries(Target target, const char *argv0) {
                  << " runtime " << runtime << " was not found\n";
     return failure();
   }
-  SmallVector<std::string> libraries{runtime.str().str()};
+  llvm::SmallString<256> utils(runtimeDirectory(argv0));
+  llvm::sys::path::append(utils, "libgpumem_runner_utils.so");
+  SmallVector<std::string> libraries{runtime.str().str(), utils.str().str()};
+  if (!withMLIRUtils)
+    return libraries;
   for (StringRef utils : {"libmlir_c_runner_utils.so", "libmlir_runner_utils.so"}) {
     llvm::SmallString<256> path(GPUMEM_MLIR_LIB_DIR);
     llvm::sys::path::append(path, utils);

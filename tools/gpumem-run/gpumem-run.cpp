@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
   }
 
   FailureOr<SmallVector<std::string>> libraries =
-      gpumem::runtimeLibraries(*target, argv[0]);
+      gpumem::runtimeLibraries(*target, argv[0], /*withMLIRUtils=*/true);
   if (failed(libraries))
     return 1;
   llvm::append_range(*libraries, sharedLibs);

@@ -31,9 +31,9 @@ struct TargetOptions {
       llvm::cl::init("")};
   llvm::cl::opt<std::string> cpu{
       "cpu",
-      llvm::cl::desc("Host CPU the cpu target compiles kernels for (default: "
-                     "this machine's)"),
-      llvm::cl::init("")};
+      llvm::cl::desc("Host CPU the cpu target compiles kernels for: an LLVM "
+                     "CPU name such as x86-64, or host for this machine's"),
+      llvm::cl::init("host")};
 };
 
 /// Every upstream dialect, extension and LLVM IR translation, plus gpumem's.
@@ -50,12 +50,16 @@ mlir::FailureOr<Target> resolveTarget(const TargetOptions &options);
 mlir::LogicalResult compileForTarget(mlir::ModuleOp module, Target target,
                                      const TargetOptions &options);
 
-/// The shared libraries a program compiled for `target` needs at run time:
-/// gpumem's runtime for the target (next to the tool: ../lib) and MLIR's
-/// runner utilities (printMemref*, vector.print support). `argv0` locates
-/// the tool.
+/// The directory holding gpumem's runtime libraries: ../lib from the tool
+/// `argv0` names.
+std::string runtimeDirectory(const char *argv0);
+
+/// The shared libraries a program compiled for `target` needs at run time,
+/// as paths: gpumem's runtime for the target and gpumem's runner utilities
+/// (vector.print, printMemref*, memref.copy). With `withMLIRUtils`, MLIR's
+/// own runner utilities follow, for the JIT, which has libMLIR loaded anyway.
 mlir::FailureOr<llvm::SmallVector<std::string>>
-runtimeLibraries(Target target, const char *argv0);
+runtimeLibraries(Target target, const char *argv0, bool withMLIRUtils);
 
 /// True when libcuda.so.1 loads, initializes and reports a device.
 bool isCudaDeviceUsable();
