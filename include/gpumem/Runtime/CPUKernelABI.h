@@ -41,11 +41,11 @@ extern "C" {
 
 typedef struct GPUMemThreadContext GPUMemThreadContext;
 
-/* gpu.shuffle modes, in the order of gpu::ShuffleMode. */
+/* gpu.shuffle modes, with gpu::ShuffleMode's values (DOWN is 1, UP is 2). */
 enum GPUMemShuffleMode {
   GPUMEM_SHUFFLE_XOR = 0,
-  GPUMEM_SHUFFLE_UP = 1,
-  GPUMEM_SHUFFLE_DOWN = 2,
+  GPUMEM_SHUFFLE_DOWN = 1,
+  GPUMEM_SHUFFLE_UP = 2,
   GPUMEM_SHUFFLE_IDX = 3
 };
 

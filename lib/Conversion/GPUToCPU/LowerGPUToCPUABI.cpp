@@ -138,6 +138,20 @@ private:
   Value context;
 };
 
+static int32_t abiShuffleMode(gpu::ShuffleMode mode) {
+  switch (mode) {
+  case gpu::ShuffleMode::XOR:
+    return GPUMEM_SHUFFLE_XOR;
+  case gpu::ShuffleMode::UP:
+    return GPUMEM_SHUFFLE_UP;
+  case gpu::ShuffleMode::DOWN:
+    return GPUMEM_SHUFFLE_DOWN;
+  case gpu::ShuffleMode::IDX:
+    return GPUMEM_SHUFFLE_IDX;
+  }
+  llvm_unreachable("unknown shuffle mode");
+}
+
 /// Alignment in bytes of a workgroup buffer of `type`: 16, or more when the
 /// element needs it.
 static uint64_t bufferAlignment(MemRefType type, const DataLayout &layout) {
@@ -477,8 +491,8 @@ LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
         Value one = LLVM::ConstantOp::create(builder, loc, i64, 1);
         validSlot = LLVM::AllocaOp::create(builder, loc, ptr, i32, one);
       }
-      Value mode = LLVM::ConstantOp::create(
-          builder, loc, i32, static_cast<int32_t>(shuffle.getMode()));
+      Value mode = LLVM::ConstantOp::create(builder, loc, i32,
+                                            abiShuffleMode(shuffle.getMode()));
       Value where = cpu::getStringPointer(builder, loc, gpuModule,
                                           cpu::formatLocation(loc));
       Value result = access.callService(

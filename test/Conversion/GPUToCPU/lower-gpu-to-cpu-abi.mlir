@@ -1,0 +1,165 @@
+// RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi))' | FileCheck %s
+
+// A kernel with a barrier: thread-context loads, arena views after the
+// module's workgroup globals, a barrier service call, a private alloca, the
+// params-unpacking run_thread wrapper, no run_block, and the stub.
+
+// CHECK-LABEL: gpu.module @fibers
+// CHECK-SAME: gpumem.cpu_kernels = [{name = "k", needs_fibers = true, num_params = 6 : i32, run_thread = @__gpumem_run_thread_k, shared_bytes = 320 : i64}]
+// CHECK: func.func private @__gpumem_kernel_k(%[[OUT:.*]]: memref<64xf32>, %[[N:.*]]: index, %[[CTX:.*]]: !llvm.ptr)
+//   The attribution: ctx->sharedMemory (offset 96) + 64, after the 8 x i64 global.
+// CHECK: %[[SHARED_SLOT:.*]] = llvm.getelementptr %[[CTX]][96] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[SHARED:.*]] = llvm.load %[[SHARED_SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.getelementptr %[[SHARED]][64] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[TILE:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<64xf32, 3>
+// CHECK: %[[SCRATCH:.*]] = memref.alloca() : memref<4xf32, 5>
+//   gpu.thread_id x: ctx->threadId[0] at offset 0; gpu.block_id y at 32.
+// CHECK: llvm.getelementptr %[[CTX]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.getelementptr %[[CTX]][32] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: memref.store %{{.*}}, %[[TILE]]
+//   gpu.barrier: ctx->services (offset 120)->barrier (offset 0)(ctx, location).
+// CHECK: %[[WHERE:.*]] = llvm.mlir.addressof @__gpumem_str_{{.*}} : !llvm.ptr
+// CHECK: %[[SERVICES_SLOT:.*]] = llvm.getelementptr %[[CTX]][120]
+// CHECK: %[[SERVICES:.*]] = llvm.load %[[SERVICES_SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[BARRIER_SLOT:.*]] = llvm.getelementptr %[[SERVICES]][0]
+// CHECK: %[[BARRIER:.*]] = llvm.load %[[BARRIER_SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.call %[[BARRIER]](%[[CTX]], %[[WHERE]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> ()
+//   The workgroup global: offset 0 of the arena.
+// CHECK: llvm.getelementptr %{{.*}}[0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} to memref<8xi64, 3>
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: return
+// CHECK: func.func private @__gpumem_run_thread_k(%[[PARAMS:.*]]: !llvm.ptr, %[[WCTX:.*]]: !llvm.ptr)
+// CHECK-COUNT-6: llvm.getelementptr %[[PARAMS]][{{[0-5]}}] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: call @__gpumem_kernel_k(%{{.*}}, %{{.*}}, %[[WCTX]]) : (memref<64xf32>, index, !llvm.ptr) -> ()
+// CHECK-NOT: __gpumem_run_block_k
+// CHECK: gpu.func @k(%{{.*}}: memref<64xf32>, %{{.*}}: index) kernel
+// CHECK-NEXT: gpu.return
+// CHECK-NOT: memref.global
+module attributes {gpu.container_module} {
+  gpu.module @fibers {
+    memref.global "private" @shared_table : memref<8xi64, 3> = uninitialized
+    gpu.func @k(%out: memref<64xf32>, %n: index) workgroup(%tile : memref<64xf32, 3>) private(%scratch : memref<4xf32, 5>) kernel {
+      %tx = gpu.thread_id x
+      %by = gpu.block_id y
+      %v = memref.load %out[%tx] : memref<64xf32>
+      memref.store %v, %tile[%by] : memref<64xf32, 3>
+      gpu.barrier
+      %table = memref.get_global @shared_table : memref<8xi64, 3>
+      %c0 = arith.constant 0 : index
+      %i = arith.index_cast %tx : index to i64
+      memref.store %i, %table[%c0] : memref<8xi64, 3>
+      memref.store %v, %scratch[%c0] : memref<4xf32, 5>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// No barrier or warp op: a run_block wrapper loops z, y, x over the block,
+// storing each thread id into the context before calling the kernel.
+
+// CHECK-LABEL: gpu.module @loop
+// CHECK-SAME: name = "scale", needs_fibers = false, num_params = 5 : i32, run_block = @__gpumem_run_block_scale, run_thread = @__gpumem_run_thread_scale, shared_bytes = 0 : i64
+// CHECK: func.func private @__gpumem_run_block_scale(%{{.*}}: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: scf.for %[[Z:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[Z64:.*]] = arith.index_cast %[[Z]] : index to i64
+// CHECK: %[[ZSLOT:.*]] = llvm.getelementptr %[[CTX]][16]
+// CHECK: llvm.store %[[Z64]], %[[ZSLOT]] : i64, !llvm.ptr
+// CHECK: scf.for
+// CHECK: llvm.getelementptr %[[CTX]][8]
+// CHECK: scf.for
+// CHECK: llvm.getelementptr %[[CTX]][0]
+// CHECK: func.call @__gpumem_kernel_scale(%{{.*}}, %[[CTX]])
+module attributes {gpu.container_module} {
+  gpu.module @loop {
+    gpu.func @scale(%data: memref<?xf32>) kernel {
+      %i = gpu.global_id x
+      %v = memref.load %data[%i] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %data[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Device functions take the context too; a function that calls one with a
+// barrier needs fibers, and so does its kernel. Shuffles go through the
+// shuffle service with the value widened to 64 bits and the ABI's mode
+// (GPUMEM_SHUFFLE_DOWN is 1).
+
+// CHECK-LABEL: gpu.module @device
+// CHECK-SAME: name = "k", needs_fibers = true
+// CHECK: func.func @inner(%[[V:.*]]: f32, %[[ICTX:.*]]: !llvm.ptr) -> f32
+// CHECK: %[[VALID:.*]] = llvm.alloca %{{.*}} x i32 : (i64) -> !llvm.ptr
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[V]] : f32 to i32
+// CHECK: %[[WIDE:.*]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: %[[MODE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[R:.*]] = llvm.call %{{.*}}(%[[ICTX]], %[[WIDE]], %{{.*}}, %{{.*}}, %[[MODE]], %[[VALID]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, i64, i32, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK: %[[NARROW:.*]] = arith.trunci %[[R]] : i64 to i32
+// CHECK: arith.bitcast %[[NARROW]] : i32 to f32
+// CHECK: llvm.load %[[VALID]] : !llvm.ptr -> i32
+// CHECK: func.func @outer(%{{.*}}: f32, %[[OCTX:.*]]: !llvm.ptr) -> f32
+// CHECK: call @inner(%{{.*}}, %[[OCTX]]) : (f32, !llvm.ptr) -> f32
+// CHECK: func.func private @__gpumem_kernel_k(%{{.*}}: memref<32xf32>, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: call @outer(%{{.*}}, %[[CTX]]) : (f32, !llvm.ptr) -> f32
+module attributes {gpu.container_module} {
+  gpu.module @device {
+    func.func @inner(%v: f32) -> f32 {
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %s, %ok = gpu.shuffle down %v, %c1, %c32 : f32
+      %r = arith.select %ok, %s, %v : f32
+      return %r : f32
+    }
+    func.func @outer(%v: f32) -> f32 {
+      %r = func.call @inner(%v) : (f32) -> f32
+      return %r : f32
+    }
+    gpu.func @k(%out: memref<32xf32>) kernel {
+      %tx = gpu.thread_id x
+      %v = memref.load %out[%tx] : memref<32xf32>
+      %r = func.call @outer(%v) : (f32) -> f32
+      memref.store %r, %out[%tx] : memref<32xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// printf calls libc's printf with C's argument promotions; dynamic shared
+// memory is ctx->dynamicSharedMemory (104) sized by ctx->dynamicSharedBytes
+// (112); a failed cf.assert calls the assertFail service (offset 16).
+
+// CHECK-LABEL: gpu.module @misc
+// CHECK: llvm.func @printf(!llvm.ptr, ...) -> i32
+// CHECK: func.func private @__gpumem_kernel_k(%{{.*}}: memref<4xf32>, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: %[[F64:.*]] = arith.extf %{{.*}} : f32 to f64
+// CHECK: %[[I32:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK: llvm.call @printf(%{{.*}}, %{{.*}}, %[[F64]], %[[I32]]) vararg(!llvm.func<i32 (ptr, ...)>)
+// CHECK: llvm.getelementptr %[[CTX]][104]
+// CHECK: llvm.getelementptr %[[CTX]][112]
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} to memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK: llvm.getelementptr %{{.*}}[16]
+// CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+module attributes {gpu.container_module} {
+  gpu.module @misc {
+    gpu.func @k(%data: memref<4xf32>) kernel {
+      %tx = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %v = memref.load %data[%c0] : memref<4xf32>
+      %b = arith.constant 7 : i8
+      gpu.printf "thread %lld value %f byte %d\n", %tx, %v, %b : index, f32, i8
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %byte = memref.load %dyn[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
+      %ok = arith.cmpi ne, %byte, %b : i8
+      cf.assert %ok, "byte must not be 7"
+      gpu.return
+    }
+  }
+}
