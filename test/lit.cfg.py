@@ -29,7 +29,7 @@ llvm_config.with_environment("PATH", config.gpumem_tools_dir, append_path=True)
 config.substitutions.append(("%gpumem_src_root", config.gpumem_src_root))
 config.substitutions.append(("%gpumem_obj_root", config.gpumem_obj_root))
 llvm_config.add_tool_substitutions(
-    ["gpumem-opt", "gpumem-objects", "gpumem-run", "FileCheck", "not", "count"],
+    ["gpumem-opt", "gpumem-objects", "gpumem-run", "gpumem-compile", "FileCheck", "not", "count"],
     [config.gpumem_tools_dir, config.llvm_tools_dir])
 
 

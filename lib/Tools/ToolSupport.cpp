@@ -11,6 +11,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -29,10 +30,18 @@ DialectRegistry gpumem::createToolRegistry() {
   return registry;
 }
 
-OwningOpRef<ModuleOp> gpumem::parseInput(StringRef file, MLIRContext &context) {
+OwningOpRef<ModuleOp> gpumem::parseInput(StringRef file, MLIRContext &context,
+                                         llvm::SourceMgr &sourceMgr) {
   context.loadAllAvailableDialects();
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(file, &error);
+  if (!buffer) {
+    llvm::errs() << "error: " << error << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   ParserConfig config(&context);
-  return parseSourceFile<ModuleOp>(file, config);
+  return parseSourceFile<ModuleOp>(sourceMgr, config);
 }
 
 bool gpumem::isCudaDeviceUsable() {

@@ -14,8 +14,10 @@
 #include "gpumem/Tools/ToolSupport.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -44,6 +46,30 @@ static gpumem::TargetOptions targetOptions;
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "gpumem-compile: error: " << message << "\n";
   return 1;
+}
+
+/// Makes the program's @main the C entry point: a void @main is renamed and
+/// called from an `int main()` that returns 0, so the exit status is
+/// defined. An i32 @main is the entry point as it is.
+static LogicalResult defineEntryPoint(llvm::Module &module) {
+  llvm::Function *programMain = module.getFunction("main");
+  if (!programMain || programMain->isDeclaration())
+    return fail("the program has no function @main"), failure();
+  if (programMain->getReturnType()->isIntegerTy(32) &&
+      programMain->arg_empty())
+    return success();
+  if (!programMain->getReturnType()->isVoidTy() || !programMain->arg_empty())
+    return fail("@main must take no arguments and return nothing or i32"),
+           failure();
+  programMain->setName("__gpumem_program_main");
+  llvm::IRBuilder<> builder(module.getContext());
+  auto *entry = llvm::Function::Create(
+      llvm::FunctionType::get(builder.getInt32Ty(), false),
+      llvm::GlobalValue::ExternalLinkage, "main", module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(module.getContext(), "", entry));
+  builder.CreateCall(programMain);
+  builder.CreateRet(builder.getInt32(0));
+  return success();
 }
 
 /// Emits `module` as a position-independent host object into `objectPath`.
@@ -114,7 +140,10 @@ int main(int argc, char **argv) {
       "gpumem-compile: compile a gpu dialect program into an executable\n");
 
   MLIRContext context(gpumem::createToolRegistry());
-  OwningOpRef<ModuleOp> module = gpumem::parseInput(inputFile, context);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      gpumem::parseInput(inputFile, context, sourceMgr);
   if (!module)
     return 1;
   FailureOr<gpumem::Target> target = gpumem::resolveTarget(targetOptions);
@@ -135,7 +164,8 @@ int main(int argc, char **argv) {
   if (llvm::sys::fs::createTemporaryFile("gpumem-compile", "o", objectPath))
     return fail("cannot create a temporary file");
   llvm::FileRemover removeObject(objectPath);
-  if (failed(emitObject(*llvmModule, objectPath)) ||
+  if (failed(defineEntryPoint(*llvmModule)) ||
+      failed(emitObject(*llvmModule, objectPath)) ||
       failed(link(objectPath, *target, argv[0])))
     return 1;
   return 0;

@@ -17,6 +17,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -83,7 +84,10 @@ int main(int argc, char **argv) {
   }
 
   MLIRContext context(gpumem::createToolRegistry());
-  OwningOpRef<ModuleOp> module = gpumem::parseInput(inputFile, context);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      gpumem::parseInput(inputFile, context, sourceMgr);
   if (!module)
     return 1;
   FailureOr<gpumem::Target> target = gpumem::resolveTarget(targetOptions);

@@ -12,6 +12,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <string>
 
@@ -39,9 +40,12 @@ struct TargetOptions {
 /// Every upstream dialect, extension and LLVM IR translation, plus gpumem's.
 mlir::DialectRegistry createToolRegistry();
 
-/// Parses `file` ("-" for stdin); errors are reported with their location.
+/// Parses `file` ("-" for stdin) into `sourceMgr`, which the caller keeps
+/// alive with a SourceMgrDiagnosticHandler so that every later diagnostic
+/// reads "file:line:col: error: ..." with the source line.
 mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::StringRef file,
-                                             mlir::MLIRContext &context);
+                                             mlir::MLIRContext &context,
+                                             llvm::SourceMgr &sourceMgr);
 
 /// The target named by `options`, resolving "auto".
 mlir::FailureOr<Target> resolveTarget(const TargetOptions &options);

@@ -1,0 +1,34 @@
+// Every gpumem-run error is one message and exit code 1.
+
+// RUN: not gpumem-run --target=tpu %s 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: unknown --target 'tpu'; expected cpu, cuda or auto
+
+// RUN: not gpumem-run --target=cpu -e nothing %s 2>&1 | FileCheck %s --check-prefix=ENTRY
+// ENTRY: gpumem-run-errors.mlir:{{[0-9]+}}:1: error: the program has no function @nothing to run
+
+// RUN: not gpumem-run --target=cpu -e takes_args %s 2>&1 | FileCheck %s --check-prefix=ARGS
+// ARGS: error: the entry point @takes_args must take no arguments
+
+// RUN: not gpumem-run --target=cpu --entry-point-result=f16 %s 2>&1 | FileCheck %s --check-prefix=RESULT
+// RESULT: gpumem-run: error: unknown --entry-point-result 'f16'; expected void, i32, i64 or f32
+
+// RUN: not gpumem-run --target=cpu %S/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+
+// A compile error is located in the program, with its source line.
+// RUN: not gpumem-run --target=cpu %S/Inputs/host-alloc.mlir 2>&1 | FileCheck %s --check-prefix=COMPILE
+// COMPILE: host-alloc.mlir:2:8: error: 'memref.alloc' op allocates workgroup memory in host code
+// COMPILE-NEXT: %b = memref.alloc()
+
+// RUN: gpumem-run --target=cpu -e answer --entry-point-result=i32 %s | FileCheck %s --check-prefix=I32
+// I32: 42
+
+module {
+  func.func @answer() -> i32 {
+    %c = arith.constant 42 : i32
+    return %c : i32
+  }
+  func.func @takes_args(%a: i32) {
+    return
+  }
+}
