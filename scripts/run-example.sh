@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
-# make run: compile the headline example (a tiled matmul whose shared tiles
-# are plain workgroup memref.alloca inside the K loop) for sm_90 and show the
-# shared memory each kernel really gets, as ptxas reports it when present.
-# Running it on the CPU or a GPU arrives with the cpu and cuda targets.
+# make run: the headline example, a tiled matmul whose shared tiles are plain
+# workgroup memref.alloca inside the K loop.
+#  1. Run it: on an NVIDIA GPU when one is usable (and gpumem's CUDA runtime
+#     is built), else on the CPU target, with faithful GPU semantics.
+#  2. Show the shared memory the sm_90 kernel really gets (ptxas -v when
+#     ptxas is present), proof that the tiles are .shared and not a
+#     per-thread stack buffer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 example=examples/tiled-matmul.mlir
+
+target=cpu
+if [ -e "$build/lib/libgpumem_cuda_runtime.so" ] && \
+   command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  target=cuda
+fi
+echo "gpumem: running $example on the $target target"
+"$build/bin/gpumem-run" --target=$target "$example"
+
 out="$build/examples/tiled-matmul.sm_90.mlir"
 mkdir -p "$(dirname "$out")"
-
-echo "gpumem: $example -> sm_90 PTX (gpumem-cuda-pipeline)"
+echo "gpumem: the same program compiled for sm_90 (gpumem-cuda-pipeline):"
 "$build/bin/gpumem-opt" "$example" \
   --gpumem-cuda-pipeline="chip=sm_90 format=isa" -o "$out"
-echo "gpumem: shared memory declared in the PTX:"
-"$build/bin/gpumem-objects" ptx "$out" | grep -E '^\s*\.shared' | sed 's/^\s*/  /'
-echo "gpumem: shared memory per kernel:"
+"$build/bin/gpumem-objects" ptx "$out" | grep -E '^\s*\.shared' | sed 's/^\s*/  PTX: /'
 "$build/bin/gpumem-objects" smem "$out" | sed 's/^/  /'
 if "$build/bin/gpumem-objects" ptx "$out" | grep -q '__local_depot'; then
   echo "gpumem: error: a per-thread __local_depot appeared in the PTX" >&2
