@@ -13,6 +13,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <sys/time.h>
 
 #define GPUMEM_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -25,6 +26,14 @@ GPUMEM_EXPORT void printOpen() { fputs("( ", stdout); }
 GPUMEM_EXPORT void printClose() { fputs(" )", stdout); }
 GPUMEM_EXPORT void printComma() { fputs(", ", stdout); }
 GPUMEM_EXPORT void printNewline() { fputc('\n', stdout); }
+
+/// Seconds since the epoch, for programs that time themselves (upstream's
+/// rtclock).
+GPUMEM_EXPORT double rtclock() {
+  struct timeval now;
+  gettimeofday(&now, nullptr);
+  return now.tv_sec + now.tv_usec * 1.0e-6;
+}
 
 /// memref.copy between non-contiguous memrefs: an odometer over the indices.
 GPUMEM_EXPORT void memrefCopy(int64_t elemSize,
