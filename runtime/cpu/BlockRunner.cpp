@@ -1,0 +1,467 @@
+//===----------------------------------------------------------------------===//
+// Running the threads of a block on one worker.
+//
+// Block mode calls the kernel's runBlock once; Loop mode calls runThread for
+// each thread in turn. Neither touches fibers. Fiber mode gives every thread
+// a Boost.Context fcontext on its own stack and schedules them
+// cooperatively, round-robin in linear thread order: the scheduler resumes
+// each ready fiber until it parks or returns, then starts the next round
+// with the fibers released meanwhile.
+//  - barrier: the thread parks; the one that makes the number of parked
+//    threads equal to the number of live threads releases them all (into
+//    the next round) and goes on without parking.
+//  - shuffle: the lane deposits its value and parks; the lane that
+//    completes its segment (every live lane of its `width`-lane segment of
+//    the warp parked at the same shuffle) computes the segment's answers
+//    from the deposited values and releases it. Only the shuffling segment
+//    must be active, as gpu.shuffle specifies: upstream's gpu.all_reduce
+//    lowering shuffles with lanes 0..n-1 while the rest of the warp goes on
+//    to a barrier. A returning lane may complete a shuffle too.
+// Counters per block and per warp make each event O(1) apart from the
+// release itself. A state from which no thread can progress is an error
+// found the moment it arises: a thread returning while others wait at a
+// barrier, parked threads at different barriers, lanes of one warp at
+// different shuffles, or lanes of one shuffle segment at a shuffle and a
+// barrier.
+//===----------------------------------------------------------------------===//
+
+#include "BlockRunner.h"
+#include "StackOverflow.h"
+#include "Support.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+using namespace gpumem::cpu;
+using boost::context::detail::jump_fcontext;
+using boost::context::detail::make_fcontext;
+
+namespace {
+
+/// "(x,y,z)" for messages.
+struct Coords {
+  char text[72];
+};
+Coords coords(const int64_t v[3]) {
+  Coords c;
+  std::snprintf(c.text, sizeof(c.text), "(%lld,%lld,%lld)", (long long)v[0],
+                (long long)v[1], (long long)v[2]);
+  return c;
+}
+
+bool sameLocation(const char *a, const char *b) {
+  return a == b || (a && b && std::strcmp(a, b) == 0);
+}
+
+/// The lane `lane` reads from, or -1 when its source is outside its segment
+/// of `width` lanes.
+int64_t shuffleSource(int64_t lane, int64_t offset, int64_t width,
+                      int32_t mode) {
+  int64_t segment = lane / width * width, source = -1;
+  switch (mode) {
+  case GPUMEM_SHUFFLE_XOR:
+    source = lane ^ offset;
+    break;
+  case GPUMEM_SHUFFLE_UP:
+    source = lane - offset;
+    break;
+  case GPUMEM_SHUFFLE_DOWN:
+    source = lane + offset;
+    break;
+  case GPUMEM_SHUFFLE_IDX:
+    source = segment + offset;
+    break;
+  }
+  return source >= segment && source < segment + width ? source : -1;
+}
+
+void checkShuffle(const GPUMemThreadContext *ctx, int32_t width, int32_t mode,
+                  const char *location) {
+  if (width < 1 || width > GPUMEM_WARP_SIZE)
+    fatal("kernel '%s': shuffle at %s: width %d is not in 1..%d",
+          ctx->kernelName, locationOr(location), width, GPUMEM_WARP_SIZE);
+  if (mode < GPUMEM_SHUFFLE_XOR || mode > GPUMEM_SHUFFLE_IDX)
+    fatal("kernel '%s': shuffle at %s: unknown mode %d", ctx->kernelName,
+          locationOr(location), mode);
+}
+
+void barrierService(GPUMemThreadContext *ctx, const char *location) {
+  static_cast<BlockRunner *>(ctx->scheduler)->barrier(ctx, location);
+}
+
+uint64_t shuffleService(GPUMemThreadContext *ctx, uint64_t value,
+                        int32_t offset, int32_t width, int32_t mode,
+                        int32_t *valid, const char *location) {
+  return static_cast<BlockRunner *>(ctx->scheduler)
+      ->shuffle(ctx, value, offset, width, mode, valid, location);
+}
+
+void assertFailService(GPUMemThreadContext *ctx, const char *message,
+                       const char *location) {
+  fatal("kernel '%s': assertion failed at %s: %s (block %s, thread %s)",
+        ctx->kernelName, locationOr(location), message ? message : "",
+        coords(ctx->blockId).text, coords(ctx->threadId).text);
+}
+
+constexpr GPUMemRuntimeServices services = {barrierService, shuffleService,
+                                            assertFailService};
+
+} // namespace
+
+BlockRunner::BlockRunner(size_t stackBytes) : stacks(stackBytes) {}
+
+BlockRunner::~BlockRunner() { std::free(arena); }
+
+void BlockRunner::prepare(const LaunchInfo &info) {
+  launch = &info;
+  size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
+  if (arenaBytes > arenaCapacity || !arena) {
+    std::free(arena);
+    arenaCapacity = alignTo(std::max<size_t>(arenaBytes, 64), 64);
+    arena = static_cast<char *>(std::aligned_alloc(64, arenaCapacity));
+    if (!arena)
+      fatal("kernel '%s': out of memory allocating %zu bytes of workgroup "
+            "memory",
+            nameOf(info.kernel), arenaBytes);
+  }
+
+  GPUMemThreadContext base = {};
+  for (int d = 0; d < 3; ++d) {
+    base.blockDim[d] = info.block[d];
+    base.gridDim[d] = info.grid[d];
+  }
+  base.sharedMemory = arena;
+  base.dynamicSharedMemory = arena + info.staticBytes;
+  base.dynamicSharedBytes = info.dynamicBytes;
+  base.services = &services;
+  base.scheduler = this;
+  base.kernelName = nameOf(info.kernel);
+  single = base;
+  if (info.mode != BlockMode::Fibers)
+    return;
+
+  size_t threads = size_t(info.threadsPerBlock);
+  stacks.reserve(threads);
+  contexts.assign(threads, base);
+  fibers.assign(threads, Fiber());
+  warps.assign((threads + GPUMEM_WARP_SIZE - 1) / GPUMEM_WARP_SIZE, Warp());
+  runQueue.reserve(threads);
+  nextQueue.reserve(threads);
+  barrierWaiters.reserve(threads);
+  int64_t bx = info.block[0], by = info.block[1];
+  for (size_t i = 0; i < threads; ++i) {
+    int64_t linear = int64_t(i);
+    contexts[i].threadId[0] = linear % bx;
+    contexts[i].threadId[1] = linear / bx % by;
+    contexts[i].threadId[2] = linear / (bx * by);
+  }
+}
+
+void BlockRunner::run(int64_t linearBlock) {
+  const LaunchInfo &info = *launch;
+  int64_t blockId[3] = {linearBlock % info.grid[0],
+                        linearBlock / info.grid[0] % info.grid[1],
+                        linearBlock / (info.grid[0] * info.grid[1])};
+  switch (info.mode) {
+  case BlockMode::Block:
+    std::copy(blockId, blockId + 3, single.blockId);
+    std::fill(single.threadId, single.threadId + 3, 0);
+    info.kernel->runBlock(info.params, &single);
+    return;
+  case BlockMode::Loop:
+    std::copy(blockId, blockId + 3, single.blockId);
+    for (int64_t z = 0; z < info.block[2]; ++z)
+      for (int64_t y = 0; y < info.block[1]; ++y)
+        for (int64_t x = 0; x < info.block[0]; ++x) {
+          single.threadId[0] = x;
+          single.threadId[1] = y;
+          single.threadId[2] = z;
+          info.kernel->runThread(info.params, &single);
+        }
+    return;
+  case BlockMode::Fibers:
+    for (GPUMemThreadContext &ctx : contexts)
+      std::copy(blockId, blockId + 3, ctx.blockId);
+    runFibers();
+    return;
+  }
+}
+
+void BlockRunner::runFibers() {
+  uint32_t threads = uint32_t(launch->threadsPerBlock);
+  live = threads;
+  atBarrier = 0;
+  barrierLocation = nullptr;
+  barrierWaiters.clear();
+  for (uint32_t w = 0; w < warps.size(); ++w) {
+    warps[w] = Warp();
+    warps[w].live = int32_t(
+        std::min<uint32_t>(GPUMEM_WARP_SIZE, threads - w * GPUMEM_WARP_SIZE));
+  }
+  runQueue.clear();
+  nextQueue.clear();
+  for (uint32_t i = 0; i < threads; ++i) {
+    fibers[i].state = State::Ready;
+    fibers[i].self = make_fcontext(stacks.top(i), stacks.bytes(), &fiberMain);
+    runQueue.push_back(i);
+  }
+  enterFibers(this);
+  while (!runQueue.empty()) {
+    for (size_t k = 0; k < runQueue.size(); ++k)
+      resume(runQueue[k]);
+    runQueue.swap(nextQueue);
+    nextQueue.clear();
+  }
+  leaveFibers();
+  if (live != 0)
+    reportStuck();
+}
+
+void BlockRunner::resume(uint32_t index) {
+  current = index;
+  transfer_t back = jump_fcontext(fibers[index].self, this);
+  fibers[index].self = back.fctx;
+}
+
+void BlockRunner::park(uint32_t index) {
+  transfer_t back = jump_fcontext(fibers[index].caller, nullptr);
+  fibers[index].caller = back.fctx;
+}
+
+void BlockRunner::fiberMain(transfer_t from) {
+  auto *runner = static_cast<BlockRunner *>(from.data);
+  uint32_t index = runner->current;
+  runner->fibers[index].caller = from.fctx;
+  runner->launch->kernel->runThread(runner->launch->params,
+                                    &runner->contexts[index]);
+  runner->threadReturned(index);
+  // Never resumed again: the next block makes a fresh context on this stack.
+  jump_fcontext(runner->fibers[index].caller, nullptr);
+  __builtin_unreachable();
+}
+
+uint32_t BlockRunner::indexOf(GPUMemThreadContext *ctx) const {
+  uintptr_t offset = uintptr_t(ctx) - uintptr_t(contexts.data());
+  uintptr_t index = offset / sizeof(GPUMemThreadContext);
+  if (offset % sizeof(GPUMemThreadContext) != 0 || index >= contexts.size())
+    fatal("kernel '%s': a runtime service was called with a thread context "
+          "the runtime did not create",
+          nameOf(launch->kernel));
+  return uint32_t(index);
+}
+
+void BlockRunner::reportNoFibers(GPUMemThreadContext *ctx, const char *what,
+                                 const char *location) const {
+  fatal("kernel '%s': thread %s of block %s reached the %s at %s, but the "
+        "kernel is marked as having no barriers or warp operations "
+        "(needsFibers == 0)",
+        ctx->kernelName, coords(ctx->threadId).text, coords(ctx->blockId).text,
+        what, locationOr(location));
+}
+
+void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
+  if (launch->mode != BlockMode::Fibers) {
+    if (launch->threadsPerBlock == 1)
+      return;
+    reportNoFibers(ctx, "barrier", location);
+  }
+  uint32_t index = indexOf(ctx);
+  Warp &warp = warps[index / GPUMEM_WARP_SIZE];
+  uint32_t waiting =
+      shuffleWaitingFor(index / GPUMEM_WARP_SIZE, index % GPUMEM_WARP_SIZE);
+  if (waiting != UINT32_MAX)
+    fatal("kernel '%s': deadlock at barrier %s: thread %s of block %s waits "
+          "there while %d threads of its warp wait at the shuffle at %s",
+          ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
+          coords(ctx->blockId).text, warp.atShuffle,
+          locationOr(fibers[waiting].location));
+  if (atBarrier == 0)
+    barrierLocation = location;
+  else if (!sameLocation(location, barrierLocation))
+    fatal("kernel '%s': divergent barrier at %s: thread %s of block %s waits "
+          "there while %lld threads wait at %s",
+          ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
+          coords(ctx->blockId).text, (long long)atBarrier,
+          locationOr(barrierLocation));
+  if (atBarrier + 1 == live) {
+    // The last thread to arrive releases the others and goes on.
+    for (uint32_t waiter : barrierWaiters) {
+      fibers[waiter].state = State::Ready;
+      warps[waiter / GPUMEM_WARP_SIZE].atBarrier = 0;
+      nextQueue.push_back(waiter);
+    }
+    barrierWaiters.clear();
+    atBarrier = 0;
+    return;
+  }
+  ++atBarrier;
+  ++warp.atBarrier;
+  fibers[index].state = State::AtBarrier;
+  barrierWaiters.push_back(index);
+  park(index);
+}
+
+uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
+                              int32_t offset, int32_t width, int32_t mode,
+                              int32_t *valid, const char *location) {
+  checkShuffle(ctx, width, mode, location);
+  if (launch->mode != BlockMode::Fibers) {
+    if (launch->threadsPerBlock != 1)
+      reportNoFibers(ctx, "shuffle", location);
+    // A lone lane can only read itself.
+    if (valid)
+      *valid = shuffleSource(0, offset, width, mode) == 0;
+    return value;
+  }
+  uint32_t index = indexOf(ctx);
+  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  uint32_t lane = index % GPUMEM_WARP_SIZE;
+  Warp &warp = warps[warpIndex];
+  // Every other live lane of this lane's segment must come to this shuffle.
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  uint32_t begin = lane / uint32_t(width) * uint32_t(width);
+  for (uint32_t l = begin; l < begin + uint32_t(width) &&
+                           l < GPUMEM_WARP_SIZE && first + l < fibers.size();
+       ++l) {
+    const Fiber &other = fibers[first + l];
+    if (other.state == State::AtBarrier)
+      fatal("kernel '%s': deadlock at shuffle %s: thread %s of block %s waits "
+            "there while %d threads of its warp wait at the barrier at %s",
+            ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
+            coords(ctx->blockId).text, warp.atBarrier,
+            locationOr(barrierLocation));
+    if (other.state == State::AtShuffle &&
+        (!sameLocation(other.location, location) || other.width != width))
+      fatal("kernel '%s': deadlock at shuffle %s: thread %s of block %s waits "
+            "there while %d threads of its warp wait at the shuffle at %s",
+            ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
+            coords(ctx->blockId).text, warp.atShuffle,
+            locationOr(other.location));
+  }
+  Fiber &fiber = fibers[index];
+  fiber.state = State::AtShuffle;
+  fiber.value = value;
+  fiber.offset = offset;
+  fiber.width = width;
+  fiber.mode = mode;
+  fiber.location = location;
+  ++warp.atShuffle;
+  if (!tryCompleteSegment(warpIndex, lane, uint32_t(width), index))
+    park(index);
+  if (valid)
+    *valid = fiber.valid;
+  return fiber.value;
+}
+
+uint32_t BlockRunner::shuffleWaitingFor(uint32_t warpIndex,
+                                        uint32_t lane) const {
+  if (!warps[warpIndex].atShuffle)
+    return UINT32_MAX;
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && first + l < fibers.size(); ++l) {
+    const Fiber &fiber = fibers[first + l];
+    if (fiber.state == State::AtShuffle &&
+        l / uint32_t(fiber.width) == lane / uint32_t(fiber.width))
+      return first + l;
+  }
+  return UINT32_MAX;
+}
+
+bool BlockRunner::tryCompleteSegment(uint32_t warpIndex, uint32_t lane,
+                                     uint32_t width, uint32_t continuing) {
+  Warp &warp = warps[warpIndex];
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  uint32_t lanes = std::min<uint32_t>(
+      GPUMEM_WARP_SIZE, uint32_t(launch->threadsPerBlock) - first);
+  uint32_t begin = lane / width * width;
+  uint32_t end = std::min(begin + width, lanes);
+  uint32_t arrived = 0;
+  for (uint32_t l = begin; l < end; ++l) {
+    State state = fibers[first + l].state;
+    if (state == State::AtShuffle)
+      ++arrived;
+    else if (state != State::Done)
+      return false; // a live lane of the segment has not arrived yet
+  }
+  if (arrived == 0)
+    return false;
+
+  uint64_t results[GPUMEM_WARP_SIZE];
+  bool valids[GPUMEM_WARP_SIZE];
+  for (uint32_t l = begin; l < end; ++l) {
+    const Fiber &fiber = fibers[first + l];
+    if (fiber.state != State::AtShuffle)
+      continue;
+    int64_t source = shuffleSource(l, fiber.offset, fiber.width, fiber.mode);
+    // A source beyond the block's last thread, or one that returned, does
+    // not take part.
+    bool ok = source >= 0 && source < int64_t(lanes) &&
+              fibers[first + source].state == State::AtShuffle;
+    results[l] = ok ? fibers[first + source].value : fiber.value;
+    valids[l] = ok;
+  }
+  for (uint32_t l = begin; l < end; ++l) {
+    Fiber &fiber = fibers[first + l];
+    if (fiber.state != State::AtShuffle)
+      continue;
+    fiber.value = results[l];
+    fiber.valid = valids[l];
+    fiber.state = State::Ready;
+    if (first + l != continuing)
+      nextQueue.push_back(first + l);
+  }
+  warp.atShuffle -= int32_t(arrived);
+  return true;
+}
+
+void BlockRunner::threadReturned(uint32_t index) {
+  const GPUMemThreadContext &ctx = contexts[index];
+  if (atBarrier)
+    fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
+          "returned from the kernel while %lld threads wait there",
+          ctx.kernelName, locationOr(barrierLocation),
+          coords(ctx.threadId).text, coords(ctx.blockId).text,
+          (long long)atBarrier);
+  fibers[index].state = State::Done;
+  --live;
+  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  Warp &warp = warps[warpIndex];
+  --warp.live;
+  // The lane may have been the last one a segment's shuffle waited for.
+  uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
+  if (waiting != UINT32_MAX)
+    tryCompleteSegment(warpIndex, index % GPUMEM_WARP_SIZE,
+                       uint32_t(fibers[waiting].width), UINT32_MAX);
+}
+
+void BlockRunner::reportStuck() const {
+  int64_t atShuffles = 0;
+  for (const Warp &warp : warps)
+    atShuffles += warp.atShuffle;
+  fatal("kernel '%s': deadlock in block %s: %lld threads wait at the barrier "
+        "at %s and %lld at shuffles; no thread can continue",
+        nameOf(launch->kernel), coords(contexts[0].blockId).text,
+        (long long)atBarrier, locationOr(barrierLocation),
+        (long long)atShuffles);
+}
+
+void BlockRunner::reportOverflow(const void *address) const {
+  if (!stacks.inGuard(address))
+    return;
+  // No stdio: the fault may have happened inside it.
+  const GPUMemThreadContext &ctx = contexts[current];
+  char message[512];
+  int length = std::snprintf(
+      message, sizeof(message),
+      "gpumem: error: kernel '%s': thread %s of block %s overflowed its "
+      "fiber stack of %zu bytes; set GPUMEM_CPU_STACK_SIZE to more\n",
+      ctx.kernelName, coords(ctx.threadId).text, coords(ctx.blockId).text,
+      stacks.bytes());
+  if (length > 0)
+    (void)!::write(2, message,
+                   std::min<size_t>(size_t(length), sizeof(message) - 1));
+  _exit(1);
+}

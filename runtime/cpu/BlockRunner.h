@@ -1,0 +1,108 @@
+//===----------------------------------------------------------------------===//
+// One worker's machinery for running the blocks of a launch.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_RUNTIME_CPU_BLOCKRUNNER_H
+#define GPUMEM_RUNTIME_CPU_BLOCKRUNNER_H
+
+#include "FiberStacks.h"
+#include "Launch.h"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace gpumem::cpu {
+
+/// Runs blocks on the calling thread. Owns the worker's workgroup arena,
+/// thread contexts and fiber stacks, reused across blocks and launches; the
+/// runtime services reach it through ctx->scheduler.
+class BlockRunner {
+public:
+  explicit BlockRunner(size_t stackBytes);
+  BlockRunner(const BlockRunner &) = delete;
+  BlockRunner &operator=(const BlockRunner &) = delete;
+  ~BlockRunner();
+
+  /// Sizes the arena, contexts and stacks for `launch`, which must outlive
+  /// the following calls to run().
+  void prepare(const LaunchInfo &launch);
+  /// Runs block `linearBlock` (x fastest) of the prepared launch.
+  void run(int64_t linearBlock);
+
+  /// services->barrier.
+  void barrier(GPUMemThreadContext *ctx, const char *location);
+  /// When `address` is in the guard page of one of this runner's fiber
+  /// stacks, prints that the running fiber overflowed its stack and ends
+  /// the process (exit code 1); otherwise returns. Async-signal-safe.
+  void reportOverflow(const void *address) const;
+
+  /// services->shuffle.
+  uint64_t shuffle(GPUMemThreadContext *ctx, uint64_t value, int32_t offset,
+                   int32_t width, int32_t mode, int32_t *valid,
+                   const char *location);
+
+private:
+  using fcontext_t = boost::context::detail::fcontext_t;
+  using transfer_t = boost::context::detail::transfer_t;
+
+  enum class State : uint8_t { Ready, AtBarrier, AtShuffle, Done };
+
+  /// One thread of the block in fiber mode.
+  struct Fiber {
+    fcontext_t self = nullptr;   ///< where the fiber continues
+    fcontext_t caller = nullptr; ///< the scheduler, while the fiber runs
+    State state = State::Ready;
+    int32_t valid = 0;                       ///< shuffle answer
+    int32_t offset = 0, width = 0, mode = 0; ///< shuffle request
+    const char *location = nullptr;          ///< where it waits
+    uint64_t value = 0;                      ///< shuffle operand, then result
+  };
+
+  /// Counters of one warp in fiber mode.
+  struct Warp {
+    int32_t live = 0;      ///< lanes not yet returned
+    int32_t atBarrier = 0; ///< lanes parked at the block's barrier
+    int32_t atShuffle = 0; ///< lanes parked at shuffles
+  };
+
+  void runFibers();
+  void resume(uint32_t index);
+  void park(uint32_t index);
+  static void fiberMain(transfer_t from);
+  void threadReturned(uint32_t index);
+  /// Completes the shuffle of the `width`-lane segment holding `lane` of
+  /// `warp` when every live lane of it has arrived; returns whether it did.
+  bool tryCompleteSegment(uint32_t warp, uint32_t lane, uint32_t width,
+                          uint32_t continuing);
+  /// A lane parked at a shuffle whose segment holds `lane`, or UINT32_MAX.
+  uint32_t shuffleWaitingFor(uint32_t warp, uint32_t lane) const;
+  uint32_t indexOf(GPUMemThreadContext *ctx) const;
+  [[noreturn]] void reportStuck() const;
+  [[noreturn]] void reportNoFibers(GPUMemThreadContext *ctx, const char *what,
+                                   const char *location) const;
+
+  const LaunchInfo *launch = nullptr;
+  char *arena = nullptr;
+  size_t arenaCapacity = 0;
+  /// The context of Block and Loop modes.
+  GPUMemThreadContext single = {};
+
+  // Fiber mode.
+  FiberStacks stacks;
+  std::vector<GPUMemThreadContext> contexts;
+  std::vector<Fiber> fibers;
+  std::vector<Warp> warps;
+  /// Fibers to resume in this round, and those released for the next one.
+  std::vector<uint32_t> runQueue, nextQueue;
+  std::vector<uint32_t> barrierWaiters;
+  int64_t live = 0;      ///< threads not yet returned
+  int64_t atBarrier = 0; ///< == barrierWaiters.size()
+  const char *barrierLocation = nullptr;
+  uint32_t current = 0; ///< the fiber running or being started
+};
+
+} // namespace gpumem::cpu
+
+#endif // GPUMEM_RUNTIME_CPU_BLOCKRUNNER_H

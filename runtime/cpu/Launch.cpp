@@ -1,0 +1,104 @@
+//===----------------------------------------------------------------------===//
+// mgpuLaunchKernel: validates the launch configuration, computes the
+// workgroup arena layout and the way threads run, and hands the grid to the
+// worker pool. The launch is synchronous: when it returns every block has
+// run, which is what makes streams and events trivial on the CPU.
+//
+// Arena of a block: [static part, staticSharedBytes rounded up to
+// GPUMEM_SHARED_ALIGNMENT][dynamic part, `smem` bytes].
+//===----------------------------------------------------------------------===//
+
+#include "Launch.h"
+#include "CPURuntime.h"
+#include "Support.h"
+#include "WorkerPool.h"
+
+#include <cstdio>
+
+using namespace gpumem::cpu;
+
+namespace {
+
+/// a * b * c of positive values, or -1 past INT64_MAX.
+int64_t product(int64_t a, int64_t b, int64_t c) {
+  int64_t ab, abc;
+  if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc))
+    return -1;
+  return abc;
+}
+
+LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
+                    const intptr_t block[3], int32_t smem, void **params,
+                    size_t paramsCount) {
+  const char *name = nameOf(kernel);
+  LaunchInfo info;
+  info.kernel = kernel;
+  info.params = params;
+  for (int d = 0; d < 3; ++d) {
+    info.grid[d] = grid[d];
+    info.block[d] = block[d];
+  }
+  if (block[0] < 1 || block[1] < 1 || block[2] < 1)
+    fatal("kernel '%s': a block of %lld x %lld x %lld threads: every "
+          "dimension must be at least 1",
+          name, (long long)block[0], (long long)block[1], (long long)block[2]);
+  info.threadsPerBlock = product(block[0], block[1], block[2]);
+  if (info.threadsPerBlock < 0 ||
+      info.threadsPerBlock > GPUMEM_MAX_THREADS_PER_BLOCK) {
+    char total[32] = "more than 2^63";
+    if (info.threadsPerBlock > 0)
+      std::snprintf(total, sizeof(total), "%lld",
+                    (long long)info.threadsPerBlock);
+    fatal("kernel '%s': a block of %lld x %lld x %lld = %s threads exceeds "
+          "the limit of %d",
+          name, (long long)block[0], (long long)block[1], (long long)block[2],
+          total, GPUMEM_MAX_THREADS_PER_BLOCK);
+  }
+  if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1)
+    fatal("kernel '%s': a grid of %lld x %lld x %lld blocks: every dimension "
+          "must be at least 1",
+          name, (long long)grid[0], (long long)grid[1], (long long)grid[2]);
+  info.numBlocks = product(grid[0], grid[1], grid[2]);
+  if (info.numBlocks < 0)
+    fatal("kernel '%s': a grid of %lld x %lld x %lld blocks has more than "
+          "2^63 blocks",
+          name, (long long)grid[0], (long long)grid[1], (long long)grid[2]);
+  if (smem < 0)
+    fatal("kernel '%s': negative dynamic shared memory size %d", name, smem);
+  if (size_t(kernel->numParams) != paramsCount)
+    fatal("kernel '%s': takes %d parameters, the launch passes %zu", name,
+          kernel->numParams, paramsCount);
+  if (paramsCount && !params)
+    fatal("kernel '%s': launched with %zu parameters but no parameter array",
+          name, paramsCount);
+  info.staticBytes = int64_t(
+      alignTo(uint64_t(kernel->staticSharedBytes), GPUMEM_SHARED_ALIGNMENT));
+  info.dynamicBytes = smem;
+  if (kernel->runBlock && !kernel->needsFibers)
+    info.mode = BlockMode::Block;
+  else if (!kernel->needsFibers || info.threadsPerBlock == 1)
+    info.mode = BlockMode::Loop;
+  else
+    info.mode = BlockMode::Fibers;
+  return info;
+}
+
+} // namespace
+
+extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                                 intptr_t gridZ, intptr_t blockX,
+                                 intptr_t blockY, intptr_t blockZ, int32_t smem,
+                                 void *stream, void **params, void **extra,
+                                 size_t paramsCount) {
+  if (!function)
+    fatal("mgpuLaunchKernel: null kernel");
+  intptr_t grid[3] = {gridX, gridY, gridZ};
+  intptr_t block[3] = {blockX, blockY, blockZ};
+  LaunchInfo info = validate(static_cast<const GPUMemCPUKernel *>(function),
+                             grid, block, smem, params, paramsCount);
+  WorkerPool::get().run(info);
+}
+
+extern "C" void gpumemCPURuntimeConfigure(int32_t workers, int64_t stackBytes) {
+  WorkerPool::get().configure(workers, stackBytes);
+}

@@ -1,0 +1,41 @@
+//===----------------------------------------------------------------------===//
+// One validated kernel launch, as the workers see it.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_RUNTIME_CPU_LAUNCH_H
+#define GPUMEM_RUNTIME_CPU_LAUNCH_H
+
+#include "gpumem/Runtime/CPUKernelABI.h"
+
+#include <cstdint>
+
+namespace gpumem::cpu {
+
+/// How the threads of a block run.
+enum class BlockMode {
+  /// runBlock(params, ctx) once per block: it loops over the threads.
+  Block,
+  /// runThread once per thread, one after the other, no fibers: kernels
+  /// without barriers or warp operations, and blocks of one thread.
+  Loop,
+  /// One fiber per thread running runThread, switched at barriers and
+  /// shuffles.
+  Fibers,
+};
+
+/// Everything a launch shares, read-only, with every worker.
+struct LaunchInfo {
+  const GPUMemCPUKernel *kernel;
+  void **params;
+  int64_t grid[3];
+  int64_t block[3];
+  int64_t numBlocks;       ///< grid[0] * grid[1] * grid[2]
+  int64_t threadsPerBlock; ///< block[0] * block[1] * block[2], 1..1024
+  int64_t staticBytes;     ///< staticSharedBytes rounded to the alignment
+  int64_t dynamicBytes;    ///< the launch's `smem`
+  BlockMode mode;
+};
+
+} // namespace gpumem::cpu
+
+#endif // GPUMEM_RUNTIME_CPU_LAUNCH_H

@@ -1,0 +1,172 @@
+//===----------------------------------------------------------------------===//
+// The worker pool. A launch publishes itself as `job`, bumps `generation`
+// and wakes the threads; every worker, the launching thread included, takes
+// chunks of consecutive block indices from one atomic counter until it
+// passes the grid's size, then the launching thread waits for the others to
+// report done. The mutex hand-offs also publish the blocks' memory writes
+// to the launching thread.
+// A grid of one block, or a pool of one worker, runs on the launching
+// thread alone and never wakes anyone.
+//
+// Each persistent thread makes its own BlockRunner, so its arena and fiber
+// stacks are first touched where they are used. The pool itself lives
+// forever; a function-local static stops and joins its threads at exit or
+// when the library is unloaded, after which launches run on the caller.
+// After fork() the child forgets the parent's threads (they do not exist
+// there) and starts its own at its next multi-block launch.
+//===----------------------------------------------------------------------===//
+
+#include "WorkerPool.h"
+#include "Support.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+using namespace gpumem::cpu;
+
+namespace {
+/// The pool, for the fork handler.
+WorkerPool *thePool;
+
+/// Stops the pool's threads when static destructors run.
+struct PoolStopper {
+  ~PoolStopper() { thePool->shutDown(); }
+};
+} // namespace
+
+WorkerPool &WorkerPool::get() {
+  static WorkerPool *pool = [] {
+    thePool = new WorkerPool();
+    pthread_atfork(nullptr, nullptr, [] { thePool->forgetThreadsAfterFork(); });
+    return thePool;
+  }();
+  static PoolStopper stopper;
+  return *pool;
+}
+
+WorkerPool::WorkerPool()
+    : numWorkers(workerCountFromEnvironment()),
+      stackBytes(stackBytesFromEnvironment()) {}
+
+void WorkerPool::shutDown() {
+  std::lock_guard<std::mutex> launchLock(launchMutex);
+  stopThreads();
+  shutDownDone = true;
+}
+
+void WorkerPool::forgetThreadsAfterFork() {
+  // The locks may have been held by threads that are gone.
+  new (&launchMutex) std::mutex();
+  new (&mutex) std::mutex();
+  new (&wakeUp) std::condition_variable();
+  new (&allDone) std::condition_variable();
+  threads.clear();
+  job = nullptr;
+  busy = 0;
+  stopping = false;
+}
+
+void WorkerPool::configure(int32_t workers, int64_t bytes) {
+  std::lock_guard<std::mutex> launchLock(launchMutex);
+  stopThreads();
+  callerRunner.reset();
+  numWorkers = workers > 0 ? unsigned(workers) : workerCountFromEnvironment();
+  stackBytes = bytes > 0 ? size_t(bytes) : stackBytesFromEnvironment();
+}
+
+void WorkerPool::run(const LaunchInfo &launch) {
+  std::lock_guard<std::mutex> launchLock(launchMutex);
+  if (!callerRunner)
+    callerRunner = std::make_unique<BlockRunner>(stackBytes);
+  if (numWorkers == 1 || launch.numBlocks == 1 || shutDownDone) {
+    callerRunner->prepare(launch);
+    for (int64_t block = 0; block < launch.numBlocks; ++block)
+      callerRunner->run(block);
+    return;
+  }
+  if (threads.empty())
+    startThreads();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    job = &launch;
+    // About 16 chunks per worker: few trips to the shared counter, and
+    // still room to balance uneven blocks.
+    chunk = std::clamp<int64_t>(launch.numBlocks / (16 * numWorkers), 1, 64);
+    nextBlock.store(0, std::memory_order_relaxed);
+    busy = unsigned(threads.size());
+    ++generation;
+    wakeUp.notify_all();
+  }
+  takeBlocks(*callerRunner, launch);
+  std::unique_lock<std::mutex> lock(mutex);
+  allDone.wait(lock, [&] { return busy == 0; });
+  job = nullptr;
+}
+
+void WorkerPool::takeBlocks(BlockRunner &runner, const LaunchInfo &launch) {
+  bool prepared = false;
+  for (;;) {
+    int64_t first = nextBlock.fetch_add(chunk, std::memory_order_relaxed);
+    if (first >= launch.numBlocks)
+      return;
+    if (!prepared) {
+      runner.prepare(launch);
+      prepared = true;
+    }
+    int64_t last = std::min(first + chunk, launch.numBlocks);
+    for (int64_t block = first; block < last; ++block)
+      runner.run(block);
+  }
+}
+
+void WorkerPool::startThreads() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = false;
+    // A thread waits for a generation after this one, however late it
+    // starts.
+    startGeneration = generation;
+  }
+  threads.reserve(numWorkers - 1);
+  for (unsigned i = 1; i < numWorkers; ++i) {
+    pthread_t thread;
+    if (int error = pthread_create(&thread, nullptr, &threadMain, this))
+      fatal("cannot start worker thread %u of %u: %s", i, numWorkers,
+            std::strerror(error));
+    threads.push_back(thread);
+  }
+}
+
+void WorkerPool::stopThreads() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+    wakeUp.notify_all();
+  }
+  for (pthread_t thread : threads)
+    pthread_join(thread, nullptr);
+  threads.clear();
+}
+
+void *WorkerPool::threadMain(void *self) {
+  WorkerPool &pool = *static_cast<WorkerPool *>(self);
+  BlockRunner runner(pool.stackBytes);
+  uint64_t seen = pool.startGeneration;
+  for (;;) {
+    const LaunchInfo *launch;
+    {
+      std::unique_lock<std::mutex> lock(pool.mutex);
+      pool.wakeUp.wait(
+          lock, [&] { return pool.stopping || pool.generation != seen; });
+      if (pool.stopping)
+        return nullptr;
+      seen = pool.generation;
+      launch = pool.job;
+    }
+    pool.takeBlocks(runner, *launch);
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    if (--pool.busy == 0)
+      pool.allDone.notify_one();
+  }
+}

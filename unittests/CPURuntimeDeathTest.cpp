@@ -1,0 +1,327 @@
+//===----------------------------------------------------------------------===//
+// CPU runtime: every error that stops the program, each asserting the exact
+// message and exit code 1 (GoogleTest death tests, run in a re-executed
+// child so the worker threads of the parent do not matter), and the
+// environment variables, which are read when the pool is configured.
+//===----------------------------------------------------------------------===//
+
+#include "CPURuntimeTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <vector>
+
+using namespace gpumem_test;
+using ::testing::ExitedWithCode;
+
+namespace {
+
+class CPURuntimeDeathTest : public ::testing::Test {
+protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+//--- Launch configuration --------------------------------------------------//
+
+TEST_F(CPURuntimeDeathTest, BlockOf1025Threads) {
+  EXPECT_EXIT(launch("empty", {1, 1, 1}, {1025, 1, 1}), ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'empty': a block of 1025 x 1 x 1 = )"
+              R"(1025 threads exceeds the limit of 1024
+$)");
+  EXPECT_EXIT(launch("reduce", {4, 1, 1}, {32, 32, 2}), ExitedWithCode(1),
+              R"(kernel 'reduce': a block of 32 x 32 x 2 = 2048 threads )"
+              R"(exceeds the limit of 1024)");
+  EXPECT_EXIT(launch("empty", {1, 1, 1}, {1LL << 40, 1LL << 40, 1 << 20}),
+              ExitedWithCode(1),
+              R"(a block of 1099511627776 x 1099511627776 x 1048576 = more )"
+              R"(than 2\^63 threads exceeds the limit of 1024)");
+}
+
+TEST_F(CPURuntimeDeathTest, NonPositiveDimensions) {
+  EXPECT_EXIT(launch("empty", {1, 0, 1}, {1, 1, 1}), ExitedWithCode(1),
+              R"(kernel 'empty': a grid of 1 x 0 x 1 blocks: every dimension )"
+              R"(must be at least 1)");
+  EXPECT_EXIT(launch("empty", {1, 1, 1}, {4, 1, -2}), ExitedWithCode(1),
+              R"(kernel 'empty': a block of 4 x 1 x -2 threads: every )"
+              R"(dimension must be at least 1)");
+}
+
+TEST_F(CPURuntimeDeathTest, NegativeDynamicSharedMemory) {
+  EXPECT_EXIT(launch("empty", {1, 1, 1}, {1, 1, 1}, {}, -16), ExitedWithCode(1),
+              R"(kernel 'empty': negative dynamic shared memory size -16)");
+}
+
+TEST_F(CPURuntimeDeathTest, WrongNumberOfParameters) {
+  int64_t n = 0;
+  EXPECT_EXIT(launch("saxpy", {1, 1, 1}, {1, 1, 1}, {&n}), ExitedWithCode(1),
+              R"(kernel 'saxpy': takes 4 parameters, the launch passes 1)");
+}
+
+TEST_F(CPURuntimeDeathTest, NullKernel) {
+  EXPECT_EXIT(mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr,
+                               nullptr, 0),
+              ExitedWithCode(1), R"(mgpuLaunchKernel: null kernel)");
+}
+
+//--- Barriers and shuffles -------------------------------------------------//
+
+TEST_F(CPURuntimeDeathTest, ThreadReturnsWhileOthersWaitAtABarrier) {
+  EXPECT_EXIT(launch("barrier_return", {1, 1, 1}, {32, 1, 1}),
+              ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'barrier_return': divergent barrier )"
+              R"(at diverge\.mlir:4:3: thread \(16,0,0\) of block \(0,0,0\) )"
+              R"(returned from the kernel while 16 threads wait there
+$)");
+  // The same from a pool thread, in the block it happens to run.
+  EXPECT_EXIT(
+      {
+        gpumemCPURuntimeConfigure(2, 0);
+        launch("barrier_return", {2, 1, 1}, {20, 1, 1});
+      },
+      ExitedWithCode(1),
+      R"(kernel 'barrier_return': divergent barrier at diverge\.mlir:4:3: )"
+      R"(thread \(16,0,0\) of block \([01],0,0\) returned from the kernel )"
+      R"(while 16 threads wait there)");
+}
+
+TEST_F(CPURuntimeDeathTest, ThreadsAtDifferentBarriers) {
+  EXPECT_EXIT(launch("barrier_mismatch", {1, 1, 1}, {8, 1, 1}),
+              ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'barrier_mismatch': divergent )"
+              R"(barrier at mismatch\.mlir:5:3: thread \(1,0,0\) of block )"
+              R"(\(0,0,0\) waits there while 1 threads wait at )"
+              R"(mismatch\.mlir:2:3
+$)");
+}
+
+TEST_F(CPURuntimeDeathTest, LanesAtDifferentShuffles) {
+  EXPECT_EXIT(launch("shuffle_mismatch", {1, 1, 1}, {32, 1, 1}),
+              ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'shuffle_mismatch': deadlock at )"
+              R"(shuffle smismatch\.mlir:2:2: thread \(16,0,0\) of block )"
+              R"(\(0,0,0\) waits there while 16 threads of its warp wait at )"
+              R"(the shuffle at smismatch\.mlir:1:1
+$)");
+}
+
+TEST_F(CPURuntimeDeathTest, LanesAtAShuffleAndABarrier) {
+  EXPECT_EXIT(launch("shuffle_vs_barrier", {1, 1, 1}, {4, 1, 1}),
+              ExitedWithCode(1),
+              R"(kernel 'shuffle_vs_barrier': deadlock at shuffle )"
+              R"(mixed\.mlir:6:5: thread \(1,0,0\) of block \(0,0,0\) waits )"
+              R"(there while 1 threads of its warp wait at the barrier at )"
+              R"(mixed\.mlir:3:5)");
+  EXPECT_EXIT(launch("barrier_vs_shuffle", {1, 1, 1}, {4, 1, 1}),
+              ExitedWithCode(1),
+              R"(kernel 'barrier_vs_shuffle': deadlock at barrier )"
+              R"(mixed2\.mlir:4:5: thread \(1,0,0\) of block \(0,0,0\) waits )"
+              R"(there while 1 threads of its warp wait at the shuffle at )"
+              R"(mixed2\.mlir:2:5)");
+}
+
+TEST_F(CPURuntimeDeathTest, BarrierInAKernelWithoutFibers) {
+  EXPECT_EXIT(launch("barrier_no_fibers", {1, 1, 1}, {2, 1, 1}),
+              ExitedWithCode(1),
+              R"(kernel 'barrier_no_fibers': thread \(0,0,0\) of block )"
+              R"(\(0,0,0\) reached the barrier at nofibers\.mlir:2:3, but the )"
+              R"(kernel is marked as having no barriers or warp operations )"
+              R"(\(needsFibers == 0\))");
+}
+
+TEST_F(CPURuntimeDeathTest, ShuffleWidthOutOfRange) {
+  EXPECT_EXIT(launch("shuffle_bad_width", {1, 1, 1}, {32, 1, 1}),
+              ExitedWithCode(1),
+              R"(kernel 'shuffle_bad_width': shuffle at width\.mlir:1:1: )"
+              R"(width 0 is not in 1\.\.32)");
+}
+
+TEST_F(CPURuntimeDeathTest, AssertFail) {
+  EXPECT_EXIT(launch("assert", {2, 1, 1}, {8, 1, 1}), ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'assert': assertion failed at )"
+              R"(assert\.mlir:7:9: x must be positive \(block \(1,0,0\), )"
+              R"(thread \(3,0,0\)\)
+$)");
+  EXPECT_EXIT(
+      {
+        gpumemCPURuntimeConfigure(4, 0);
+        launch("assert", {16, 1, 1}, {8, 1, 1});
+      },
+      ExitedWithCode(1),
+      R"(kernel 'assert': assertion failed at assert\.mlir:7:9: x must be )"
+      R"(positive \(block \(1,0,0\), thread \(3,0,0\)\))");
+}
+
+//--- Modules ---------------------------------------------------------------//
+
+TEST_F(CPURuntimeDeathTest, GarbageModuleBytes) {
+  std::vector<char> garbage(4096, 'x');
+  EXPECT_EXIT(mgpuModuleLoad(garbage.data(), garbage.size()), ExitedWithCode(1),
+              R"(^gpumem: error: mgpuModuleLoad: the module \(4096 bytes\) is )"
+              R"(not an ELF shared object; the cpu runtime loads gpu\.modules )"
+              R"(compiled for gpumem's cpu target
+$)");
+  EXPECT_EXIT(mgpuModuleLoad(garbage.data(), 0), ExitedWithCode(1),
+              R"(the module \(0 bytes\) is not an ELF shared object)");
+}
+
+TEST_F(CPURuntimeDeathTest, TruncatedModule) {
+  std::vector<char> bytes = readFile(GPUMEM_TEST_KERNELS);
+  bytes.resize(300);
+  EXPECT_EXIT(mgpuModuleLoad(bytes.data(), bytes.size()), ExitedWithCode(1),
+              R"(^gpumem: error: mgpuModuleLoad: cannot load the module )"
+              R"(\(300 bytes\): .+)");
+}
+
+TEST_F(CPURuntimeDeathTest, ModuleForAnotherMachine) {
+  std::vector<char> bytes = readFile(GPUMEM_TEST_KERNELS);
+  uint16_t cuda = 190; // EM_CUDA, as in a cubin
+  std::memcpy(&bytes[18], &cuda, 2);
+  EXPECT_EXIT(mgpuModuleLoad(bytes.data(), bytes.size()), ExitedWithCode(1),
+              R"(mgpuModuleLoad: the module is an ELF object for machine 190, )"
+              R"(not for this host \([0-9]+\); it is a cubin: run it with )"
+              R"(libgpumem_cuda_runtime\.so)");
+}
+
+TEST_F(CPURuntimeDeathTest, ModuleWithoutTheModuleSymbol) {
+  EXPECT_EXIT(loadModule(GPUMEM_TEST_KERNELS_NO_SYMBOL), ExitedWithCode(1),
+              R"(^gpumem: error: mgpuModuleLoad: the shared object exports )"
+              R"(no '__gpumem_cpu_module': it is not a gpu\.module compiled )"
+              R"(for gpumem's cpu target
+$)");
+}
+
+TEST_F(CPURuntimeDeathTest, ModuleWithAnotherABIVersion) {
+  EXPECT_EXIT(loadModule(GPUMEM_TEST_KERNELS_BAD_ABI), ExitedWithCode(1),
+              R"(mgpuModuleLoad: the module was compiled for cpu kernel abi )"
+              R"(version 99; this runtime implements version 1)");
+}
+
+TEST_F(CPURuntimeDeathTest, MissingKernel) {
+  EXPECT_EXIT(mgpuModuleGetFunction(testModule(), "nope"), ExitedWithCode(1),
+              R"(^gpumem: error: mgpuModuleGetFunction: the module has no )"
+              R"(kernel 'nope'; its kernels: saxpy, saxpy_loop, whoami, )"
+              R"(rendezvous, empty, .*, stack_hog
+$)");
+}
+
+TEST_F(CPURuntimeDeathTest, JITLoadingPTX) {
+  char ptx[] = ".version 8.0\n.target sm_90\n";
+  EXPECT_EXIT(mgpuModuleLoadJIT(ptx, 2), ExitedWithCode(1),
+              R"(^gpumem: error: the cpu runtime cannot JIT-load PTX )"
+              R"(\(mgpuModuleLoadJIT\))");
+}
+
+//--- Environment -----------------------------------------------------------//
+
+/// With GPUMEM_CPU_THREADS=3, three blocks that wait for each other all
+/// start; exits 0 when they did.
+void runThreeWorkers() {
+  setenv("GPUMEM_CPU_THREADS", "3", 1);
+  gpumemCPURuntimeConfigure(0, 0);
+  int64_t counter = 0;
+  int64_t *counterp = &counter;
+  std::vector<uint64_t> ids(3, 0);
+  std::vector<int32_t> ok(3, 0);
+  uint64_t *idp = ids.data();
+  int32_t *okp = ok.data();
+  launch("rendezvous", {3, 1, 1}, {1, 1, 1}, {&counterp, &idp, &okp});
+  bool good = ok == std::vector<int32_t>(3, 1) &&
+              std::set<uint64_t>(ids.begin(), ids.end()).size() == 3;
+  std::fprintf(stderr, good ? "three workers\n" : "wrong\n");
+  std::exit(good ? 0 : 2);
+}
+
+TEST_F(CPURuntimeDeathTest, ThreadsFromTheEnvironment) {
+  EXPECT_EXIT(runThreeWorkers(), ExitedWithCode(0), "three workers");
+}
+
+TEST_F(CPURuntimeDeathTest, BadThreadsVariable) {
+  EXPECT_EXIT(
+      {
+        setenv("GPUMEM_CPU_THREADS", "abc", 1);
+        gpumemCPURuntimeConfigure(0, 0);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: error: GPUMEM_CPU_THREADS must be an integer in )"
+      R"(1\.\.4096, not 'abc'
+$)");
+  EXPECT_EXIT(
+      {
+        setenv("GPUMEM_CPU_THREADS", "0", 1);
+        gpumemCPURuntimeConfigure(0, 0);
+      },
+      ExitedWithCode(1),
+      R"(GPUMEM_CPU_THREADS must be an integer in )"
+      R"(1\.\.4096, not '0')");
+}
+
+/// With GPUMEM_CPU_STACK_SIZE=1M, threads with 256 KiB of locals run
+/// (the default 64 KiB is too small); exits 0 when they computed right.
+void runWithBigStacks() {
+  setenv("GPUMEM_CPU_STACK_SIZE", "1M", 1);
+  gpumemCPURuntimeConfigure(0, 0);
+  std::vector<int32_t> out(64, 0);
+  int32_t *p = out.data();
+  launch("stack_hog", {2, 1, 1}, {64, 1, 1}, {&p});
+  // The sum of char(i >> 10) for i = 0, 1024, ... below 256 KiB.
+  int32_t want = 0;
+  for (int i = 0; i < 256; ++i)
+    want += char(i);
+  bool good = out == std::vector<int32_t>(64, want);
+  std::fprintf(stderr, good ? "big stacks\n" : "wrong\n");
+  std::exit(good ? 0 : 2);
+}
+
+TEST_F(CPURuntimeDeathTest, StackSizeFromTheEnvironment) {
+  EXPECT_EXIT(runWithBigStacks(), ExitedWithCode(0), "big stacks");
+}
+
+TEST_F(CPURuntimeDeathTest, BadStackSizeVariable) {
+  EXPECT_EXIT(
+      {
+        setenv("GPUMEM_CPU_STACK_SIZE", "4K", 1);
+        gpumemCPURuntimeConfigure(0, 0);
+      },
+      ExitedWithCode(1),
+      R"(GPUMEM_CPU_STACK_SIZE must be a size from 16K to 1G \(bytes, or )"
+      R"(with a K, M or G suffix\), not '4K')");
+}
+
+/// Runs stack_hog (256 KiB of locals) on 64 KiB fiber stacks.
+void overflowFiberStacks(int32_t workers, intptr_t blocks) {
+  gpumemCPURuntimeConfigure(workers, 64 << 10);
+  std::vector<int32_t> out(blocks * 2, 0);
+  int32_t *p = out.data();
+  launch("stack_hog", {blocks, 1, 1}, {2, 1, 1}, {&p});
+}
+
+TEST_F(CPURuntimeDeathTest, FiberStackOverflow) {
+  EXPECT_EXIT(overflowFiberStacks(1, 1), ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'stack_hog': thread \(0,0,0\) of )"
+              R"(block \(0,0,0\) overflowed its fiber stack of 65536 bytes; )"
+              R"(set GPUMEM_CPU_STACK_SIZE to more
+$)");
+  // On pool threads too.
+  EXPECT_EXIT(overflowFiberStacks(2, 8), ExitedWithCode(1),
+              R"(kernel 'stack_hog': thread \(0,0,0\) of block \([0-7],0,0\) )"
+              R"(overflowed its fiber stack of 65536 bytes)");
+}
+
+/// A fault that is no stack overflow stays a crash: stack_hog with big
+/// enough stacks, storing its result through a null pointer.
+void nullStoreInFiberMode() {
+  gpumemCPURuntimeConfigure(1, 1 << 20);
+  int32_t *null = nullptr;
+  launch("stack_hog", {1, 1, 1}, {2, 1, 1}, {&null});
+}
+
+TEST_F(CPURuntimeDeathTest, OtherFaultsAreNotStackOverflows) {
+  EXPECT_EXIT(nullStoreInFiberMode(), ::testing::KilledBySignal(SIGSEGV), "");
+}
+
+} // namespace

@@ -1,0 +1,144 @@
+//===----------------------------------------------------------------------===//
+// CPU runtime: memory, streams, events and modules. Allocation alignment,
+// memcpy, memset16/32 with element counts, host registration, stream and
+// event calls in the order compiled host code makes them, loading a module
+// twice and unloading.
+//===----------------------------------------------------------------------===//
+
+#include "CPURuntimeTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <vector>
+
+using namespace gpumem_test;
+
+namespace {
+
+TEST(CPURuntimeMemory, AllocIsAlignedAndWritable) {
+  std::set<void *> seen;
+  for (uint64_t size : {0ull, 1ull, 3ull, 64ull, 1000ull, 1ull << 20}) {
+    for (bool hostShared : {false, true}) {
+      void *ptr = mgpuMemAlloc(size, nullptr, hostShared);
+      ASSERT_NE(ptr, nullptr);
+      EXPECT_EQ(uintptr_t(ptr) % 64, 0u) << size;
+      std::memset(ptr, 0xAB, size);
+      EXPECT_TRUE(seen.insert(ptr).second);
+    }
+  }
+  for (void *ptr : seen)
+    mgpuMemFree(ptr, nullptr);
+  mgpuMemFree(nullptr, nullptr);
+}
+
+TEST(CPURuntimeMemory, Memset32CountsElements) {
+  std::vector<uint32_t> buffer(10, 0);
+  mgpuMemset32(buffer.data() + 1, 0xDEADBEEFu, 7, nullptr);
+  EXPECT_EQ(buffer, (std::vector<uint32_t>{0, 0xDEADBEEF, 0xDEADBEEF,
+                                           0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF,
+                                           0xDEADBEEF, 0xDEADBEEF, 0, 0}));
+  mgpuMemset32(buffer.data(), 5, 0, nullptr);
+  EXPECT_EQ(buffer[0], 0u);
+}
+
+TEST(CPURuntimeMemory, Memset16CountsElements) {
+  std::vector<uint16_t> buffer(8, 0);
+  mgpuMemset16(buffer.data() + 2, 0xBEEF, 5, nullptr);
+  EXPECT_EQ(buffer, (std::vector<uint16_t>{0, 0, 0xBEEF, 0xBEEF, 0xBEEF, 0xBEEF,
+                                           0xBEEF, 0}));
+}
+
+TEST(CPURuntimeMemory, Memcpy) {
+  std::vector<uint8_t> src(100), dst(104, 0);
+  for (int i = 0; i < 100; ++i)
+    src[i] = uint8_t(i * 7);
+  mgpuMemcpy(dst.data() + 2, src.data(), 100, nullptr);
+  EXPECT_EQ(dst[0], 0);
+  EXPECT_EQ(dst[1], 0);
+  EXPECT_TRUE(std::equal(src.begin(), src.end(), dst.begin() + 2));
+  EXPECT_EQ(dst[102], 0);
+  EXPECT_EQ(dst[103], 0);
+  mgpuMemcpy(nullptr, nullptr, 0, nullptr);
+}
+
+TEST(CPURuntimeMemory, HostRegisterIsANoOp) {
+  std::vector<float> data = {1, 2, 3, 4, 5, 6};
+  // A rank-2 memref<2x3xf32> descriptor.
+  struct {
+    float *allocated, *aligned;
+    int64_t offset, sizes[2], strides[2];
+  } descriptor = {data.data(), data.data(), 0, {2, 3}, {3, 1}};
+  mgpuMemHostRegister(data.data(), data.size() * sizeof(float));
+  mgpuMemHostRegisterMemRef(2, &descriptor, sizeof(float));
+  mgpuMemHostUnregisterMemRef(2, &descriptor, sizeof(float));
+  mgpuMemHostUnregister(data.data());
+  mgpuSetDefaultDevice(0);
+  EXPECT_EQ(data, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+TEST(CPURuntimeMemory, StreamsAndEventsInOrder) {
+  // What gpu-to-llvm emits for async host code: allocate, fill and launch
+  // on one stream, record an event, wait for it on a second stream, copy
+  // back there, synchronize, free, destroy.
+  void *stream = mgpuStreamCreate();
+  void *other = mgpuStreamCreate();
+  void *event = mgpuEventCreate();
+  ASSERT_NE(stream, nullptr);
+  ASSERT_NE(event, nullptr);
+  EXPECT_NE(stream, other);
+  int64_t n = 1000;
+  auto *x = static_cast<float *>(mgpuMemAlloc(n * 4, stream, false));
+  auto *y = static_cast<float *>(mgpuMemAlloc(n * 4, stream, false));
+  mgpuMemset32(x, 0x40000000u, n, stream); // 2.0f
+  mgpuMemset32(y, 0x3f800000u, n, stream); // 1.0f
+  float a = 3;
+  launch("saxpy", {4, 1, 1}, {256, 1, 1}, {&n, &a, &x, &y}, 0, stream);
+  mgpuEventRecord(event, stream);
+  mgpuStreamWaitEvent(other, event);
+  std::vector<float> host(n, 0);
+  mgpuMemcpy(host.data(), y, n * 4, other);
+  mgpuEventSynchronize(event);
+  mgpuStreamSynchronize(other);
+  mgpuStreamSynchronize(stream);
+  EXPECT_EQ(host, std::vector<float>(n, 7.0f));
+  mgpuMemFree(x, stream);
+  mgpuMemFree(y, other);
+  mgpuEventDestroy(event);
+  mgpuStreamDestroy(other);
+  mgpuStreamDestroy(stream);
+}
+
+TEST(CPURuntimeModule, LoadTwiceGetFunctionUnload) {
+  void *first = loadModule(GPUMEM_TEST_KERNELS);
+  void *second = loadModule(GPUMEM_TEST_KERNELS);
+  ASSERT_NE(first, nullptr);
+  EXPECT_NE(first, second);
+  void *saxpy = mgpuModuleGetFunction(first, "saxpy");
+  void *reduce = mgpuModuleGetFunction(first, "reduce");
+  EXPECT_NE(saxpy, reduce);
+  EXPECT_EQ(mgpuModuleGetFunction(first, "saxpy"), saxpy);
+  auto *kernel = static_cast<const GPUMemCPUKernel *>(saxpy);
+  EXPECT_STREQ(kernel->name, "saxpy");
+  EXPECT_EQ(kernel->numParams, 4);
+  // Each load is its own copy of the object.
+  EXPECT_NE(mgpuModuleGetFunction(second, "saxpy"), saxpy);
+
+  std::vector<int32_t> in = {1, 2, 3, 4}, out(1, 0);
+  int32_t *inp = in.data(), *outp = out.data();
+  void *params[] = {&inp, &outp};
+  mgpuLaunchKernel(mgpuModuleGetFunction(second, "reduce"), 1, 1, 1, 4, 1, 1, 0,
+                   nullptr, params, nullptr, 2);
+  EXPECT_EQ(out[0], 10);
+  mgpuModuleUnload(first);
+  mgpuLaunchKernel(mgpuModuleGetFunction(second, "reduce"), 1, 1, 1, 2, 1, 1, 0,
+                   nullptr, params, nullptr, 2);
+  EXPECT_EQ(out[0], 3);
+  mgpuModuleUnload(second);
+  mgpuModuleUnload(nullptr);
+}
+
+} // namespace

@@ -1,0 +1,190 @@
+//===----------------------------------------------------------------------===//
+// CPU runtime: warp shuffles. xor/up/down/idx with widths 32 and 16, the
+// valid flags, a partial last warp (blocks of 40 threads), sources that
+// returned, 3-D blocks, 64-bit values, and a warp reduction that mixes
+// shuffles in a loop with a barrier.
+//===----------------------------------------------------------------------===//
+
+#include "CPURuntimeTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+using namespace gpumem_test;
+
+namespace {
+
+/// What every lane of the "shuffle" kernel contributes.
+uint64_t laneValue(int64_t t) {
+  return (uint64_t(t + 1) << 32) | uint64_t(1000 + t);
+}
+
+struct Result {
+  std::vector<uint64_t> value;
+  std::vector<int32_t> valid;
+};
+
+Result runShuffle(int32_t mode, int32_t offset, int32_t width, Dim3 block) {
+  int64_t threads = block.x * block.y * block.z;
+  Result r{std::vector<uint64_t>(threads, 0),
+           std::vector<int32_t>(threads, -7)};
+  uint64_t *valuep = r.value.data();
+  int32_t *validp = r.valid.data();
+  launch("shuffle", {1, 1, 1}, block,
+         {&mode, &offset, &width, &valuep, &validp});
+  return r;
+}
+
+/// Checks lane t got laneValue(source[t]) with valid 1, or its own value
+/// with valid 0 where source[t] < 0.
+void expectSources(const Result &r, const std::vector<int64_t> &source) {
+  ASSERT_EQ(r.value.size(), source.size());
+  for (size_t t = 0; t < source.size(); ++t) {
+    if (source[t] >= 0) {
+      EXPECT_EQ(r.value[t], laneValue(source[t])) << "lane " << t;
+      EXPECT_EQ(r.valid[t], 1) << "lane " << t;
+    } else {
+      EXPECT_EQ(r.value[t], laneValue(int64_t(t))) << "lane " << t;
+      EXPECT_EQ(r.valid[t], 0) << "lane " << t;
+    }
+  }
+}
+
+/// source[t] = f(t) for every t in [0, threads).
+template <typename F> std::vector<int64_t> sources(int64_t threads, F f) {
+  std::vector<int64_t> s(threads);
+  for (int64_t t = 0; t < threads; ++t)
+    s[t] = f(t);
+  return s;
+}
+
+TEST(CPURuntimeShuffle, XorWidth32) {
+  Result r = runShuffle(GPUMEM_SHUFFLE_XOR, 1, 32, {64, 1, 1});
+  EXPECT_EQ(r.value[0], 0x0000000200000000ull + 1001);
+  EXPECT_EQ(r.value[33], 0x0000002100000000ull + 1032);
+  expectSources(r, sources(64, [](int64_t t) { return t ^ 1; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 16, 32, {64, 1, 1}),
+                sources(64, [](int64_t t) { return t ^ 16; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 0, 32, {32, 1, 1}),
+                sources(32, [](int64_t t) { return t; }));
+}
+
+TEST(CPURuntimeShuffle, XorWidth16) {
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 8, 16, {64, 1, 1}),
+                sources(64, [](int64_t t) { return t ^ 8; }));
+  // xor 16 leaves a 16-lane segment: nobody has a source.
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 16, 16, {64, 1, 1}),
+                sources(64, [](int64_t) { return int64_t(-1); }));
+}
+
+TEST(CPURuntimeShuffle, UpWidth32And16) {
+  Result r = runShuffle(GPUMEM_SHUFFLE_UP, 3, 32, {64, 1, 1});
+  EXPECT_EQ(r.valid[2], 0);
+  EXPECT_EQ(r.value[2], laneValue(2));
+  EXPECT_EQ(r.valid[35], 1);
+  EXPECT_EQ(r.value[35], laneValue(32));
+  expectSources(r,
+                sources(64, [](int64_t t) { return t % 32 < 3 ? -1 : t - 3; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_UP, 3, 16, {64, 1, 1}),
+                sources(64, [](int64_t t) { return t % 16 < 3 ? -1 : t - 3; }));
+}
+
+TEST(CPURuntimeShuffle, DownWidth32And16) {
+  expectSources(
+      runShuffle(GPUMEM_SHUFFLE_DOWN, 5, 32, {64, 1, 1}),
+      sources(64, [](int64_t t) { return t % 32 > 26 ? -1 : t + 5; }));
+  Result r = runShuffle(GPUMEM_SHUFFLE_DOWN, 5, 16, {32, 1, 1});
+  EXPECT_EQ(r.value[10], laneValue(15));
+  EXPECT_EQ(r.valid[11], 0);
+  EXPECT_EQ(r.value[11], laneValue(11));
+  expectSources(
+      r, sources(32, [](int64_t t) { return t % 16 > 10 ? -1 : t + 5; }));
+}
+
+TEST(CPURuntimeShuffle, IdxWidth32And16) {
+  expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 7, 32, {64, 1, 1}),
+                sources(64, [](int64_t t) { return t / 32 * 32 + 7; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 3, 16, {64, 1, 1}),
+                sources(64, [](int64_t t) { return t / 16 * 16 + 3; }));
+  // An index past the segment has no source.
+  expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 20, 16, {32, 1, 1}),
+                sources(32, [](int64_t) { return int64_t(-1); }));
+}
+
+TEST(CPURuntimeShuffle, PartialLastWarp) {
+  // 40 threads: warp 1 has lanes 0..7 (threads 32..39).
+  Dim3 block{40, 1, 1};
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 4, 32, block),
+                sources(40, [](int64_t t) { return t ^ 4; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 8, 32, block),
+                sources(40, [](int64_t t) { return t < 32 ? t ^ 8 : -1; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_DOWN, 4, 32, block),
+                sources(40, [](int64_t t) {
+                  return t < 32 ? (t < 28 ? t + 4 : -1) : (t < 36 ? t + 4 : -1);
+                }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_UP, 4, 32, block),
+                sources(40, [](int64_t t) { return t % 32 < 4 ? -1 : t - 4; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 9, 32, block),
+                sources(40, [](int64_t t) { return t < 32 ? 9 : -1; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 7, 16, block),
+                sources(40, [](int64_t t) { return t / 16 * 16 + 7; }));
+  // Segment 2 of 16 lanes in warp 1 holds only lanes 0..7: xor 8 falls off.
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 8, 16, block),
+                sources(40, [](int64_t t) { return t < 32 ? t ^ 8 : -1; }));
+}
+
+TEST(CPURuntimeShuffle, LanesFollowLinearIdsOf3DBlocks) {
+  // 8 x 4 x 2 = 64 threads; lane = (x + 8y + 32z) % 32.
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 9, 32, {8, 4, 2}),
+                sources(64, [](int64_t t) { return t ^ 9; }));
+  expectSources(runShuffle(GPUMEM_SHUFFLE_DOWN, 1, 32, {3, 5, 3}),
+                sources(45, [](int64_t t) {
+                  return t % 32 == 31 || t == 44 ? -1 : t + 1;
+                }));
+}
+
+TEST(CPURuntimeShuffle, OneThreadBlock) {
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 0, 32, {1, 1, 1}), {0});
+  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 1, 32, {1, 1, 1}), {-1});
+  expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 0, 1, {1, 1, 1}), {0});
+}
+
+TEST(CPURuntimeShuffle, ReturnedSourcesAreInvalid) {
+  std::vector<uint64_t> out(64, 0);
+  std::vector<int32_t> valid(64, -7);
+  uint64_t *outp = out.data();
+  int32_t *validp = valid.data();
+  launch("shuffle_returned", {1, 1, 1}, {32, 1, 1}, {&outp, &validp});
+  for (int64_t t = 0; t < 32; t += 2) {
+    EXPECT_EQ(out[2 * t], laneValue(t)) << t;
+    EXPECT_EQ(valid[2 * t], 0) << t;
+    EXPECT_EQ(out[2 * t + 1], laneValue(t ^ 2)) << t;
+    EXPECT_EQ(valid[2 * t + 1], 1) << t;
+  }
+  for (int64_t t = 1; t < 32; t += 2) {
+    EXPECT_EQ(out[2 * t], 0u);
+    EXPECT_EQ(valid[2 * t + 1], -7);
+  }
+}
+
+TEST(CPURuntimeShuffle, WarpSumsWithShufflesAndABarrier) {
+  for (auto [threads, sum] : {std::pair<intptr_t, int32_t>{40, 820},
+                              {64, 2080},
+                              {1024, 524800},
+                              {32, 528}}) {
+    std::vector<int32_t> out(3, 0);
+    int32_t *p = out.data();
+    launch("warp_sum", {3, 1, 1}, {threads, 1, 1}, {&p});
+    EXPECT_EQ(out, std::vector<int32_t>(3, sum)) << threads << " threads";
+  }
+  gpumemCPURuntimeConfigure(2, 0);
+  std::vector<int32_t> out(8, 0);
+  int32_t *p = out.data();
+  launch("warp_sum", {2, 2, 2}, {8, 5, 1}, {&p});
+  EXPECT_EQ(out, std::vector<int32_t>(8, 820));
+  gpumemCPURuntimeConfigure(0, 0);
+}
+
+} // namespace
