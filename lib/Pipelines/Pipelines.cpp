@@ -25,8 +25,11 @@
 
 using namespace mlir;
 
-/// Workgroup allocations hoisted before and after kernel outlining.
+/// Workgroup allocations hoisted before and after kernel outlining. Math ops
+/// without an LLVM lowering (math.ipowi) become calls to generated functions
+/// first, so that outlining clones those into the gpu.module with the kernel.
 static void addOutliningWithHoisting(OpPassManager &pm) {
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
@@ -45,6 +48,7 @@ static void addStructuredLowering(OpPassManager &pm) {
 static void addHostLowering(OpPassManager &pm, StringRef format,
                             StringRef toolkit) {
   addStructuredLowering(pm);
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

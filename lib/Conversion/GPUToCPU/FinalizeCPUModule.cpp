@@ -23,7 +23,11 @@
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMFINALIZECPUMODULEPASS
@@ -40,6 +44,7 @@ struct FinalizeCPUModulePass
   void runOnOperation() override;
 
 private:
+  LogicalResult lowerVectorOps();
   LogicalResult convertStubs(LLVMTypeConverter &converter);
   LogicalResult convertToLLVM(LLVMTypeConverter &converter);
   LogicalResult emitModuleDescriptor();
@@ -48,9 +53,38 @@ private:
 void FinalizeCPUModulePass::runOnOperation() {
   std::unique_ptr<LLVMTypeConverter> converter =
       cpu::createHostTypeConverter(&getContext());
-  if (failed(convertStubs(*converter)) || failed(convertToLLVM(*converter)) ||
+  if (failed(lowerVectorOps()) || failed(convertStubs(*converter)) ||
+      failed(convertToLLVM(*converter)) ||
       failed(emitModuleDescriptor()))
     return signalPassFailure();
+}
+
+/// The vector rewrites upstream's convert-vector-to-llvm applies before its
+/// conversion (transfers to loads/stores, masks, strided slices, ...); the
+/// conversion patterns alone do not lower those ops.
+LogicalResult FinalizeCPUModulePass::lowerVectorOps() {
+  RewritePatternSet patterns(&getContext());
+  vector::populateVectorToVectorCanonicalizationPatterns(patterns);
+  vector::populateVectorBitCastLoweringPatterns(patterns);
+  vector::populateVectorBroadcastLoweringPatterns(patterns);
+  vector::populateVectorContractLoweringPatterns(
+      patterns, vector::VectorContractLowering::Dot);
+  vector::populateVectorMaskOpLoweringPatterns(patterns);
+  vector::populateVectorShapeCastLoweringPatterns(patterns);
+  vector::populateVectorInterleaveLoweringPatterns(patterns);
+  vector::populateVectorTransposeLoweringPatterns(
+      patterns, vector::VectorTransposeLowering::EltWise);
+  vector::populateVectorTransferLoweringPatterns(patterns,
+                                                 /*maxTransferRank=*/1);
+  vector::populateVectorMaskMaterializationPatterns(
+      patterns, /*force32BitVectorIndices=*/false);
+  vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+  vector::populateVectorStepLoweringPatterns(patterns);
+  vector::populateVectorRankReducingFMAPattern(patterns);
+  vector::populateVectorGatherLoweringPatterns(patterns);
+  if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    return getOperation().emitOpError() << "lowering vector ops did not converge";
+  return success();
 }
 
 LogicalResult FinalizeCPUModulePass::convertStubs(LLVMTypeConverter &converter) {
@@ -80,8 +114,10 @@ LogicalResult FinalizeCPUModulePass::convertStubs(LLVMTypeConverter &converter) 
 LogicalResult
 FinalizeCPUModulePass::convertToLLVM(LLVMTypeConverter &converter) {
   MLIRContext *context = &getContext();
+  // A full conversion: an op nothing lowers is reported where it is, not
+  // later by the LLVM IR translation with a dump of the whole module.
   LLVMConversionTarget target(*context);
-  target.addLegalOp<gpu::GPUModuleOp>();
+  target.addLegalOp<gpu::GPUModuleOp, UnrealizedConversionCastOp>();
   RewritePatternSet patterns(context);
   for (Dialect *dialect : context->getLoadedDialects()) {
     auto *iface = dyn_cast<ConvertToLLVMPatternInterface>(dialect);
@@ -89,7 +125,7 @@ FinalizeCPUModulePass::convertToLLVM(LLVMTypeConverter &converter) {
       iface->populateConvertToLLVMConversionPatterns(target, converter,
                                                      patterns);
   }
-  return applyPartialConversion(getOperation(), target, std::move(patterns));
+  return applyFullConversion(getOperation(), target, std::move(patterns));
 }
 
 LogicalResult FinalizeCPUModulePass::emitModuleDescriptor() {

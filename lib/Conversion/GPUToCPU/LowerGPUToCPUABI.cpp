@@ -4,7 +4,8 @@
 // include/gpumem/Runtime/CPUKernelABI.h lays down.
 //
 // Algorithm, on one gpu.module:
-//  1. gpu.all_reduce and gpu.subgroup_reduce become shuffles, barriers and
+//  1. gpu.all_reduce and gpu.subgroup_reduce (clustered too) become
+//     shuffles, barriers and
 //     workgroup attributions (upstream rewrite patterns, warp of 32).
 //  2. Functions that contain gpu.barrier or gpu.shuffle, and their callers,
 //     need fibers.
@@ -244,6 +245,8 @@ LogicalResult ABILowering::rewriteReductions() {
   RewritePatternSet patterns(context);
   populateGpuAllReducePatterns(patterns);
   populateGpuLowerSubgroupReduceToShufflePatterns(
+      patterns, GPUMEM_WARP_SIZE, /*shuffleBitwidth=*/64);
+  populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
       patterns, GPUMEM_WARP_SIZE, /*shuffleBitwidth=*/64);
   if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
     return gpuModule.emitError() << "rewriting reductions did not converge";
