@@ -8,8 +8,15 @@
  * symbol, GPUMEM_CPU_MODULE_SYMBOL, a GPUMemCPUModule that lists its
  * kernels. The runtime loads the object from memory (memfd_create + dlopen),
  * finds the kernel by name and runs blocks on worker threads. Compiled code
- * calls back into the runtime only through ctx->services, so the object has
- * no undefined symbols other than libc's (printf, abort).
+ * calls back into the runtime only through ctx->services, so the object's
+ * undefined symbols are libc's and libm's only (printf; math functions, for
+ * which the object lists libm.so.6 as needed). The object has no DT_SONAME:
+ * dlopen would merge two modules with the same one.
+ *
+ * Fiber stacks are GPUMEM_CPU_STACK_SIZE bytes (64 KiB by default) with a
+ * guard below; a kernel whose frames exceed that overflows into the guard
+ * and is reported. Large private arrays belong in memref.alloca of modest
+ * size.
  *
  * Every function of a CPU gpu.module takes the thread's GPUMemThreadContext
  * as its last argument. Kernels are entered through GPUMemCPUKernel:
@@ -36,7 +43,8 @@ extern "C" {
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
-/* Alignment of the workgroup arena and of the dynamic part in it. */
+/* Alignment the runtime guarantees for the workgroup arena and for the
+ * dynamic part in it; the compiler assumes no more. */
 #define GPUMEM_SHARED_ALIGNMENT 16
 
 typedef struct GPUMemThreadContext GPUMemThreadContext;
@@ -58,11 +66,15 @@ typedef struct GPUMemRuntimeServices {
    * naming the kernel and the barrier's location. */
   void (*barrier)(GPUMemThreadContext *ctx, const char *location);
   /* gpu.shuffle: `value` holds the 32- or 64-bit value in its low bits.
-   * Lanes are linear thread ids modulo GPUMEM_WARP_SIZE; `width` splits the
-   * warp into segments. The result is the source lane's value and *valid is
-   * 1, or, when the source lane is outside the segment or does not exist,
-   * the caller's own value and *valid is 0. Every live lane of the warp
-   * must reach the same shuffle. */
+   * Lanes are linear thread ids modulo GPUMEM_WARP_SIZE; `width` (1..32)
+   * splits the warp into segments [s, s + width) with s = lane / width *
+   * width. The source lane is lane ^ offset (xor), lane - offset (up),
+   * lane + offset (down) or s + offset (idx). The result is the source
+   * lane's value and *valid is 1, or, when the source is outside the
+   * segment, beyond the block's last thread, or has returned, the caller's
+   * own value and *valid is 0. Every live lane of the caller's segment must
+   * reach the same shuffle (with the same width); other segments of the
+   * warp need not. */
   uint64_t (*shuffle)(GPUMemThreadContext *ctx, uint64_t value, int32_t offset,
                       int32_t width, int32_t mode, int32_t *valid,
                       const char *location);
