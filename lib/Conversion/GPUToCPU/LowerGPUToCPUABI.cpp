@@ -26,6 +26,7 @@
 // The kernel table is left on the gpu.module for gpumem-finalize-cpu-module.
 //===----------------------------------------------------------------------===//
 
+#include "BarrierFission.h"
 #include "HostCode.h"
 
 #include "gpumem/Conversion/Passes.h"
@@ -180,7 +181,8 @@ private:
   void addContextArguments();
   LogicalResult lowerGPUOps(FunctionOpInterface func);
   void createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
-                      int64_t sharedBytes, bool needsFibers);
+                      func::FuncOp blockImpl, int64_t sharedBytes,
+                      bool needsFibers);
   /// Unpacks mgpuLaunchKernel's params into values of `types`; counts them.
   SmallVector<Value> unpackParams(OpBuilder &builder, Location loc,
                                   Value params, TypeRange types,
@@ -324,36 +326,57 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   auto impl = func::FuncOp::create(builder, loc, "__gpumem_kernel_" + kernel.getName().str(),
                                    builder.getFunctionType(inputs, {}));
   impl.setPrivate();
+  // Counted from the body's arguments: before the body moves.
+  unsigned numPrivate = kernel.getNumPrivateAttributions();
   impl.getBody().takeBody(kernel.getBody());
   Block &entry = impl.front();
-  Value contextArg = entry.addArgument(ptr, loc);
+  entry.addArgument(ptr, loc);
 
-  // Attributions: arena views and per-thread allocas.
+  // Kernels with barriers get a block-wide copy without them when thread-loop
+  // fission applies; both functions then get the same attribution handling.
+  func::FuncOp blockImpl;
+  bool fibers = needsFibers.contains(kernel);
+  if (fibers && numPrivate == 0)
+    blockImpl = cpu::createBarrierFreeBlockFunction(
+        impl, "__gpumem_kernel_block_" + kernel.getName().str(), needsFibers);
+
   DataLayout layout = DataLayout::closest(gpuModule);
-  builder.setInsertionPointToStart(&entry);
   int64_t arenaBytes = moduleArenaBytes;
   unsigned firstAttribution = type.getNumInputs();
   unsigned numWorkgroup = kernel.getNumWorkgroupAttributions();
   unsigned numAttributions = entry.getNumArguments() - 1 - firstAttribution;
-  for (unsigned i = 0; i < numAttributions; ++i) {
-    BlockArgument arg = entry.getArgument(firstAttribution + i);
-    auto memref = cast<MemRefType>(arg.getType());
-    if (i < numWorkgroup) {
-      arenaBytes = llvm::alignTo(arenaBytes, bufferAlignment(memref, layout));
-      arg.replaceAllUsesWith(
-          arenaView(builder, arg.getLoc(), contextArg, memref, arenaBytes));
-      arenaBytes += bufferBytes(memref, layout);
-    } else {
-      arg.replaceAllUsesWith(
-          memref::AllocaOp::create(builder, arg.getLoc(), memref));
-    }
+  SmallVector<int64_t> offsets;
+  for (unsigned i = 0; i < numWorkgroup; ++i) {
+    auto memref = cast<MemRefType>(entry.getArgument(firstAttribution + i).getType());
+    arenaBytes = llvm::alignTo(arenaBytes, bufferAlignment(memref, layout));
+    offsets.push_back(arenaBytes);
+    arenaBytes += bufferBytes(memref, layout);
   }
-  entry.eraseArguments(firstAttribution, numAttributions);
-  impl.walk([&](gpu::ReturnOp ret) {
-    OpBuilder b(ret);
-    func::ReturnOp::create(b, ret.getLoc(), ret.getOperands());
-    ret.erase();
-  });
+  // Attributions: arena views and per-thread allocas.
+  auto replaceAttributions = [&](func::FuncOp func) {
+    Block &body = func.front();
+    Value context = body.getArguments().back();
+    builder.setInsertionPointToStart(&body);
+    for (unsigned i = 0; i < numAttributions; ++i) {
+      BlockArgument arg = body.getArgument(firstAttribution + i);
+      auto memref = cast<MemRefType>(arg.getType());
+      if (i < numWorkgroup)
+        arg.replaceAllUsesWith(
+            arenaView(builder, arg.getLoc(), context, memref, offsets[i]));
+      else
+        arg.replaceAllUsesWith(
+            memref::AllocaOp::create(builder, arg.getLoc(), memref));
+    }
+    body.eraseArguments(firstAttribution, numAttributions);
+    func.walk([&](gpu::ReturnOp ret) {
+      OpBuilder b(ret);
+      func::ReturnOp::create(b, ret.getLoc(), ret.getOperands());
+      ret.erase();
+    });
+  };
+  replaceAttributions(impl);
+  if (blockImpl)
+    replaceAttributions(blockImpl);
 
   // The stub keeps the kernel's name and signature for the host side.
   Block *stubEntry = new Block();
@@ -367,10 +390,9 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   kernel->removeAttr("workgroup_attrib_attrs");
   kernel->removeAttr("private_attrib_attrs");
 
-  bool fibers = needsFibers.contains(kernel);
   if (fibers)
     needsFibers.insert(impl);
-  createWrappers(kernel, impl,
+  createWrappers(kernel, impl, blockImpl,
                  llvm::alignTo(arenaBytes, GPUMEM_SHARED_ALIGNMENT), fibers);
   return success();
 }
@@ -611,10 +633,9 @@ SmallVector<Value> ABILowering::unpackParams(OpBuilder &builder,
   return values;
 }
 
-void ABILowering::createWrappers(gpu::GPUFuncOp stub,
-                                          func::FuncOp impl,
-                                          int64_t sharedBytes,
-                                          bool fibers) {
+void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
+                                 func::FuncOp blockImpl, int64_t sharedBytes,
+                                 bool fibers) {
   Location loc = stub.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(context);
   FunctionType wrapperType = FunctionType::get(context, {ptr, ptr}, {});
@@ -649,10 +670,18 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub,
   entry.append("name", builder.getStringAttr(stub.getName()));
   entry.append("run_thread", FlatSymbolRefAttr::get(runThread));
   entry.append("shared_bytes", builder.getI64IntegerAttr(sharedBytes));
-  entry.append("needs_fibers", builder.getBoolAttr(fibers));
+  // A block-wide copy without barriers runs without fibers.
+  entry.append("needs_fibers", builder.getBoolAttr(fibers && !blockImpl));
   entry.append("num_params", builder.getI32IntegerAttr(numParams));
 
-  if (!fibers) {
+  if (blockImpl) {
+    OpBuilder body(context);
+    SmallVector<Value> args;
+    func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);
+    func::CallOp::create(body, loc, blockImpl, args);
+    func::ReturnOp::create(body, loc);
+    entry.append("run_block", FlatSymbolRefAttr::get(runBlock));
+  } else if (!fibers) {
     OpBuilder body(context);
     SmallVector<Value> args;
     func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);

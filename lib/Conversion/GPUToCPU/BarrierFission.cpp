@@ -1,0 +1,423 @@
+//===----------------------------------------------------------------------===//
+// Thread-loop fission: a block-wide, barrier-free copy of a kernel for the
+// cpu target.
+//
+// A kernel whose barriers sit in block-uniform structured control flow can
+// run a whole block without fibers: split its body at every gpu.barrier
+// into segments, run each segment as a loop over the block's threads (z, y,
+// x, storing the thread id into the context as run_block does), and keep
+// the values a thread computes in one segment and uses in a later one in a
+// per-thread array. Running the threads of a segment one after another is a
+// legal schedule of the barrier-separated phases.
+//
+// Algorithm:
+//  1. Applicability. The body is one block; every op that contains a
+//     barrier is an scf.for, scf.if (without results) or scf.while whose
+//     control values (bounds, conditions, loop-carried values, the whole
+//     `before` region of scf.while) are uniform; no gpu.shuffle, no private
+//     memory (memref.alloca, private attributions), no call to a function
+//     that needs fibers; values crossing segments are scalars. A value is
+//     uniform when it is a function argument, a loop-carried value or result
+//     of an op containing a barrier, or the result of an op without memory
+//     effects or regions that does not read the thread id and whose operands
+//     are uniform (such ops are emitted where they stand, never hoisted out
+//     of a condition, so division is fine).
+//  2. Segments. Ops are numbered by segment; nested regions inherit their
+//     op's segment unless the op contains a barrier, whose regions get
+//     segments of their own. A non-uniform value with a use in another
+//     segment crosses.
+//  3. Emission, by recursion over the blocks: uniform ops are cloned once,
+//     outside thread loops; the other ops of a segment are cloned inside a
+//     thread loop nest, loading crossing values from their arrays and
+//     storing crossing results into them; ops containing barriers are
+//     rebuilt around their transformed regions.
+//===----------------------------------------------------------------------===//
+
+#include "BarrierFission.h"
+
+#include "gpumem/Runtime/CPUKernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cstddef>
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kContextThreadId = offsetof(GPUMemThreadContext, threadId);
+
+class Fission {
+public:
+  Fission(func::FuncOp source, const llvm::DenseSet<Operation *> &fiberFunctions)
+      : source(source), fiberFunctions(fiberFunctions) {}
+
+  /// Step 1 and 2; false when the kernel does not qualify.
+  bool analyze();
+  /// Step 3: the block-wide function, inserted after `source`.
+  func::FuncOp emit(StringRef name);
+
+private:
+  bool containsBarrier(Operation *op);
+  bool isUniform(Value value);
+  bool analyzeBlock(Block &block);
+  void numberSegments(Block &block);
+  void emitBlock(Block &block, OpBuilder &builder);
+  void emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder);
+  void emitControl(Operation *op, OpBuilder &builder);
+  Value contextArg() { return target.getArguments().back(); }
+
+  func::FuncOp source;
+  const llvm::DenseSet<Operation *> &fiberFunctions;
+  llvm::DenseMap<Operation *, bool> barrierMemo;
+  llvm::DenseMap<Value, bool> uniformMemo;
+  llvm::DenseMap<Operation *, unsigned> segmentOf;
+  unsigned nextSegment = 0;
+  llvm::SetVector<Value> crossing;
+
+  func::FuncOp target;
+  IRMapping mapping;
+  llvm::DenseMap<Value, Value> spill; // crossing value -> its per-thread array
+};
+
+bool Fission::containsBarrier(Operation *op) {
+  auto it = barrierMemo.find(op);
+  if (it != barrierMemo.end())
+    return it->second;
+  bool found = op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+                   .wasInterrupted();
+  barrierMemo[op] = found;
+  return found;
+}
+
+bool Fission::isUniform(Value value) {
+  auto it = uniformMemo.find(value);
+  if (it != uniformMemo.end())
+    return it->second;
+  uniformMemo[value] = false; // cycles are not uniform
+  bool uniform = false;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    uniform = owner == source.getOperation() ||
+              (isa<scf::ForOp, scf::WhileOp>(owner) && containsBarrier(owner));
+  } else {
+    Operation *def = value.getDefiningOp();
+    if (containsBarrier(def))
+      uniform = true;
+    else if (!isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
+                  gpu::GlobalIdOp>(def) &&
+             def->getNumRegions() == 0 && isMemoryEffectFree(def))
+      uniform = llvm::all_of(def->getOperands(),
+                             [&](Value operand) { return isUniform(operand); });
+  }
+  uniformMemo[value] = uniform;
+  return uniform;
+}
+
+bool Fission::analyzeBlock(Block &block) {
+  for (Operation &op : block) {
+    if (isa<gpu::ShuffleOp, memref::AllocaOp>(op))
+      return false;
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      auto callee = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+      Operation *target =
+          callee ? SymbolTable::lookupNearestSymbolFrom(&op, callee) : nullptr;
+      if (!target || fiberFunctions.contains(target))
+        return false;
+    }
+    if (op.walk([](Operation *nested) {
+            return isa<gpu::ShuffleOp, memref::AllocaOp>(nested)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          }).wasInterrupted())
+      return false;
+    if (isa<gpu::BarrierOp>(op) || !containsBarrier(&op))
+      continue;
+    auto allUniform = [&](ValueRange values) {
+      return llvm::all_of(values, [&](Value v) { return isUniform(v); });
+    };
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (!allUniform({loop.getLowerBound(), loop.getUpperBound(),
+                       loop.getStep()}) ||
+          !allUniform(loop.getInitArgs()) || !analyzeBlock(*loop.getBody()) ||
+          !allUniform(loop.getBody()->getTerminator()->getOperands()))
+        return false;
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      if (branch.getNumResults() || !isUniform(branch.getCondition()) ||
+          !analyzeBlock(branch.getThenRegion().front()) ||
+          (!branch.getElseRegion().empty() &&
+           !analyzeBlock(branch.getElseRegion().front())))
+        return false;
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      if (!allUniform(loop.getInits()))
+        return false;
+      for (Operation &before : loop.getBefore().front())
+        if (before.getNumRegions() ||
+            (!isa<scf::ConditionOp>(before) &&
+             !llvm::all_of(before.getResults(),
+                           [&](Value v) { return isUniform(v); })) ||
+            !allUniform(before.getOperands()))
+          return false;
+      if (!analyzeBlock(loop.getAfter().front()) ||
+          !allUniform(loop.getAfter().front().getTerminator()->getOperands()))
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Fission::numberSegments(Block &block) {
+  unsigned segment = nextSegment++;
+  for (Operation &op : block) {
+    if (isa<gpu::BarrierOp>(op)) {
+      segment = nextSegment++;
+      continue;
+    }
+    if (containsBarrier(&op)) {
+      segmentOf[&op] = nextSegment++;
+      for (Region &region : op.getRegions())
+        for (Block &nested : region)
+          numberSegments(nested);
+      segment = nextSegment++;
+      continue;
+    }
+    op.walk([&](Operation *nested) { segmentOf[nested] = segment; });
+  }
+}
+
+bool Fission::analyze() {
+  if (!source.getBody().hasOneBlock() ||
+      !analyzeBlock(source.getBody().front()))
+    return false;
+  numberSegments(source.getBody().front());
+  // Crossing values: non-uniform results used in another segment.
+  for (auto [op, segment] : segmentOf) {
+    for (Value result : op->getResults()) {
+      if (isUniform(result))
+        continue;
+      for (Operation *user : result.getUsers()) {
+        auto userSegment = segmentOf.find(user);
+        if (userSegment == segmentOf.end() || userSegment->second == segment)
+          continue;
+        if (!result.getType().isIntOrIndexOrFloat())
+          return false;
+        crossing.insert(result);
+      }
+    }
+  }
+  return true;
+}
+
+func::FuncOp Fission::emit(StringRef name) {
+  OpBuilder builder(source->getContext());
+  builder.setInsertionPointAfter(source);
+  target = func::FuncOp::create(builder, source.getLoc(), name,
+                                source.getFunctionType());
+  target.setPrivate();
+  Block &sourceEntry = source.getBody().front();
+  Block *entry = builder.createBlock(&target.getBody());
+  for (BlockArgument arg : sourceEntry.getArguments())
+    mapping.map(arg, entry->addArgument(arg.getType(), arg.getLoc()));
+
+  // One array per crossing value, sized by the block.
+  Location loc = source.getLoc();
+  Value threads = gpu::BlockDimOp::create(builder, loc, gpu::Dimension::x);
+  for (gpu::Dimension dim : {gpu::Dimension::y, gpu::Dimension::z})
+    threads = arith::MulIOp::create(builder, loc, threads,
+                                    gpu::BlockDimOp::create(builder, loc, dim));
+  for (Value value : crossing)
+    spill[value] = memref::AllocaOp::create(
+        builder, value.getLoc(),
+        MemRefType::get({ShapedType::kDynamic}, value.getType()),
+        ValueRange{threads});
+
+  emitBlock(sourceEntry, builder);
+  return target;
+}
+
+void Fission::emitBlock(Block &block, OpBuilder &builder) {
+  SmallVector<Operation *> segment;
+  for (Operation &op : block) {
+    if (isa<gpu::BarrierOp>(op)) {
+      emitSegment(segment, builder);
+      segment.clear();
+      continue;
+    }
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      emitSegment(segment, builder);
+      segment.clear();
+      builder.clone(op, mapping);
+      continue;
+    }
+    if (containsBarrier(&op)) {
+      emitSegment(segment, builder);
+      segment.clear();
+      emitControl(&op, builder);
+      continue;
+    }
+    if (llvm::all_of(op.getResults(), [&](Value v) { return isUniform(v); }) &&
+        op.getNumResults() && isMemoryEffectFree(&op) &&
+        op.getNumRegions() == 0)
+      builder.clone(op, mapping);
+    else
+      segment.push_back(&op);
+  }
+  emitSegment(segment, builder);
+}
+
+void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
+  if (ops.empty())
+    return;
+  Location loc = ops.front()->getLoc();
+  MLIRContext *context = builder.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value dims[3];
+  for (int d = 0; d < 3; ++d)
+    dims[d] = gpu::BlockDimOp::create(builder, loc, static_cast<gpu::Dimension>(d));
+
+  // z outermost, x innermost, the thread id stored into the context.
+  OpBuilder::InsertionGuard guard(builder);
+  Value ids[3];
+  for (int d = 2; d >= 0; --d) {
+    auto loop = scf::ForOp::create(builder, loc, zero, dims[d], one);
+    builder.setInsertionPointToStart(loop.getBody());
+    ids[d] = loop.getInductionVar();
+    Value id64 =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), ids[d]);
+    Value slot = LLVM::GEPOp::create(
+        builder, loc, ptr, builder.getI8Type(), contextArg(),
+        ArrayRef<LLVM::GEPArg>{int32_t(kContextThreadId + 8 * d)});
+    LLVM::StoreOp::create(builder, loc, id64, slot);
+  }
+  Value linear = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(
+          builder, loc,
+          arith::AddIOp::create(
+              builder, loc, arith::MulIOp::create(builder, loc, ids[2], dims[1]),
+              ids[1]),
+          dims[0]),
+      ids[0]);
+
+  // Crossing values from other segments are loaded once per thread; the
+  // mapping is restored afterwards so later segments load their own.
+  llvm::SmallPtrSet<Operation *, 16> here;
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) { here.insert(nested); });
+  SmallVector<Value> loaded;
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (spill.count(operand) && !mapping.contains(operand) &&
+            !here.contains(operand.getDefiningOp())) {
+          Value value = memref::LoadOp::create(builder, loc, spill[operand],
+                                               ValueRange{linear});
+          mapping.map(operand, value);
+          loaded.push_back(operand);
+        }
+    });
+  for (Operation *op : ops) {
+    Operation *clone = builder.clone(*op, mapping);
+    for (auto [original, copy] :
+         llvm::zip(op->getResults(), clone->getResults()))
+      if (spill.count(original))
+        memref::StoreOp::create(builder, loc, copy, spill[original],
+                                ValueRange{linear});
+  }
+  // Values defined in this segment are per-thread: later segments reload.
+  for (Operation *op : ops) {
+    op->walk([&](Operation *nested) {
+      for (Value result : nested->getResults())
+        mapping.erase(result);
+    });
+  }
+  for (Value value : loaded)
+    mapping.erase(value);
+}
+
+void Fission::emitControl(Operation *op, OpBuilder &builder) {
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    auto copy = scf::ForOp::create(
+        builder, loop.getLoc(), mapping.lookup(loop.getLowerBound()),
+        mapping.lookup(loop.getUpperBound()), mapping.lookup(loop.getStep()),
+        llvm::to_vector(llvm::map_range(
+            loop.getInitArgs(), [&](Value v) { return mapping.lookup(v); })));
+    Block *body = copy.getBody();
+    for (auto [from, to] :
+         llvm::zip(loop.getBody()->getArguments(), body->getArguments()))
+      mapping.map(from, to);
+    if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+      body->back().erase();
+    OpBuilder inner = OpBuilder::atBlockEnd(body);
+    emitBlock(*loop.getBody(), inner);
+    for (auto [from, to] : llvm::zip(loop.getResults(), copy.getResults()))
+      mapping.map(from, to);
+    return;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    bool withElse = !branch.getElseRegion().empty();
+    auto copy = scf::IfOp::create(builder, branch.getLoc(),
+                                  mapping.lookup(branch.getCondition()),
+                                  withElse);
+    copy.getThenRegion().front().getTerminator()->erase();
+    OpBuilder thenBuilder = OpBuilder::atBlockEnd(&copy.getThenRegion().front());
+    emitBlock(branch.getThenRegion().front(), thenBuilder);
+    if (withElse) {
+      copy.getElseRegion().front().getTerminator()->erase();
+      OpBuilder elseBuilder =
+          OpBuilder::atBlockEnd(&copy.getElseRegion().front());
+      emitBlock(branch.getElseRegion().front(), elseBuilder);
+    }
+    return;
+  }
+  auto loop = cast<scf::WhileOp>(op);
+  auto copy = scf::WhileOp::create(
+      builder, loop.getLoc(), loop.getResultTypes(),
+      llvm::to_vector(llvm::map_range(
+          loop.getInits(), [&](Value v) { return mapping.lookup(v); })));
+  // The `before` region is uniform: cloned as it is.
+  Block &before = loop.getBefore().front();
+  Block *newBefore = builder.createBlock(&copy.getBefore());
+  for (BlockArgument arg : before.getArguments())
+    mapping.map(arg, newBefore->addArgument(arg.getType(), arg.getLoc()));
+  OpBuilder beforeBuilder = OpBuilder::atBlockEnd(newBefore);
+  for (Operation &nested : before)
+    beforeBuilder.clone(nested, mapping);
+  Block &after = loop.getAfter().front();
+  Block *newAfter = builder.createBlock(&copy.getAfter());
+  for (BlockArgument arg : after.getArguments())
+    mapping.map(arg, newAfter->addArgument(arg.getType(), arg.getLoc()));
+  OpBuilder afterBuilder = OpBuilder::atBlockEnd(newAfter);
+  emitBlock(after, afterBuilder);
+  builder.setInsertionPointAfter(copy);
+  for (auto [from, to] : llvm::zip(loop.getResults(), copy.getResults()))
+    mapping.map(from, to);
+}
+
+} // namespace
+
+func::FuncOp gpumem::cpu::createBarrierFreeBlockFunction(
+    func::FuncOp kernel, StringRef name,
+    const llvm::DenseSet<Operation *> &fiberFunctions) {
+  Fission fission(kernel, fiberFunctions);
+  if (!fission.analyze())
+    return nullptr;
+  return fission.emit(name);
+}

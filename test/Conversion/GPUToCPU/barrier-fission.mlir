@@ -1,0 +1,115 @@
+// RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi))' | FileCheck %s
+
+// A tree reduction: barriers at top level and in a uniform scf.while. The
+// kernel gets a block-wide copy without barriers: each segment is a loop
+// nest over the block's threads, the per-thread value that crosses a barrier
+// lives in an array, the while loop runs once per block.
+
+// CHECK-LABEL: gpu.module @tree
+// CHECK-SAME: name = "sum", needs_fibers = false, num_params = {{[0-9]+}} : i32, run_block = @__gpumem_run_block_sum
+// CHECK: func.func private @__gpumem_kernel_block_sum(
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: llvm.call
+//   One array for the thread id that crosses the first barrier.
+// CHECK: %[[ARRAY:.*]] = memref.alloca(%{{.*}}) : memref<?xindex>
+//   Segment 1: every thread stores its value into the tree.
+// CHECK: scf.for %[[Z:.*]] =
+// CHECK: scf.for %[[Y:.*]] =
+// CHECK: scf.for %[[X:.*]] =
+// CHECK: memref.store %{{.*}}, %[[ARRAY]][%{{.*}}] : memref<?xindex>
+//   The uniform loop, once per block, with its segment inside.
+// CHECK: scf.while
+// CHECK: arith.cmpi ugt
+// CHECK: scf.condition
+// CHECK: } do {
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.load %[[ARRAY]]
+// CHECK: scf.if
+// CHECK: arith.divui
+// CHECK: scf.yield
+// CHECK: func.func private @__gpumem_run_block_sum
+// CHECK: call @__gpumem_kernel_block_sum
+module attributes {gpu.container_module} {
+  gpu.module @tree {
+    gpu.func @sum(%in: memref<256xf32>, %out: memref<1xf32>) workgroup(%tree : memref<256xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c128 = arith.constant 128 : index
+      %tx = gpu.thread_id x
+      %v = memref.load %in[%tx] : memref<256xf32>
+      memref.store %v, %tree[%tx] : memref<256xf32, 3>
+      gpu.barrier
+      %end = scf.while (%s = %c128) : (index) -> index {
+        %go = arith.cmpi ugt, %s, %c0 : index
+        scf.condition(%go) %s : index
+      } do {
+      ^bb0(%s: index):
+        %active = arith.cmpi ult, %tx, %s : index
+        scf.if %active {
+          %o = arith.addi %tx, %s : index
+          %l = memref.load %tree[%tx] : memref<256xf32, 3>
+          %h = memref.load %tree[%o] : memref<256xf32, 3>
+          %t = arith.addf %l, %h : f32
+          memref.store %t, %tree[%tx] : memref<256xf32, 3>
+        }
+        gpu.barrier
+        %next = arith.divui %s, %c2 : index
+        scf.yield %next : index
+      }
+      %first = arith.cmpi eq, %tx, %c0 : index
+      scf.if %first {
+        %r = memref.load %tree[%c0] : memref<256xf32, 3>
+        memref.store %r, %out[%c0] : memref<1xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A barrier under a condition that depends on the thread id is divergent:
+// no block-wide copy, fibers (which report the divergence when it happens).
+
+// CHECK-LABEL: gpu.module @divergent
+// CHECK-SAME: name = "k", needs_fibers = true
+// CHECK-NOT: __gpumem_kernel_block_k
+// CHECK-NOT: run_block
+module attributes {gpu.container_module} {
+  gpu.module @divergent {
+    gpu.func @k(%out: memref<64xf32>) kernel {
+      %c16 = arith.constant 16 : index
+      %tx = gpu.thread_id x
+      %low = arith.cmpi ult, %tx, %c16 : index
+      scf.if %low {
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Shuffles keep fibers too: a warp rendezvous needs the threads alive at
+// once.
+
+// CHECK-LABEL: gpu.module @shuffles
+// CHECK-SAME: name = "k", needs_fibers = true
+// CHECK-NOT: __gpumem_kernel_block_k
+module attributes {gpu.container_module} {
+  gpu.module @shuffles {
+    gpu.func @k(%out: memref<64xf32>) kernel {
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %tx = gpu.thread_id x
+      %v = memref.load %out[%tx] : memref<64xf32>
+      gpu.barrier
+      %s, %ok = gpu.shuffle xor %v, %c1, %c32 : f32
+      memref.store %s, %out[%tx] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
