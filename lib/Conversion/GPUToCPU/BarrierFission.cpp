@@ -13,8 +13,12 @@
 // Algorithm:
 //  1. Applicability. The body is one block; every op that contains a
 //     barrier is an scf.for, scf.if (without results) or scf.while whose
-//     control values (bounds, conditions, loop-carried values, the whole
-//     `before` region of scf.while) are uniform; no gpu.shuffle, no private
+//     control values (bounds, conditions, the whole `before` region and the
+//     loop-carried values of scf.while) are uniform. A value an scf.for
+//     carries may differ between threads (a per-thread accumulator): it
+//     then lives in a per-thread array shared by the carried value, the
+//     value yielded for it (which must be defined in the body after every
+//     use of the carried one) and the loop's result; no gpu.shuffle, no private
 //     memory (memref.alloca, private attributions), no call to a function
 //     that needs fibers; values crossing segments are scalars. A value is
 //     uniform when it is a function argument, a loop-carried value or result
@@ -74,6 +78,13 @@ private:
   bool containsBarrier(Operation *op);
   bool isUniform(Value value);
   bool analyzeBlock(Block &block);
+  /// Finds the loop-carried values of `loop` that differ between threads.
+  void classifyCarried(scf::ForOp loop);
+  /// Whether each thread-carried value of `loop` can live in an array.
+  bool checkCarried(scf::ForOp loop);
+  /// A loop nest over the block's threads; `body` gets the linear thread id.
+  void emitThreadLoop(OpBuilder &builder, Location loc,
+                      function_ref<void(OpBuilder &, Value)> body);
   void numberSegments(Block &block);
   void emitBlock(Block &block, OpBuilder &builder);
   void emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder);
@@ -87,6 +98,8 @@ private:
   llvm::DenseMap<Operation *, unsigned> segmentOf;
   unsigned nextSegment = 0;
   llvm::SetVector<Value> crossing;
+  /// Loop-carried values of barrier loops that differ between threads.
+  llvm::DenseSet<Value> threadCarried;
 
   func::FuncOp target;
   IRMapping mapping;
@@ -109,7 +122,9 @@ bool Fission::isUniform(Value value) {
     return it->second;
   uniformMemo[value] = false; // cycles are not uniform
   bool uniform = false;
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
+  if (threadCarried.contains(value)) {
+    uniform = false;
+  } else if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
     uniform = owner == source.getOperation() ||
               (isa<scf::ForOp, scf::WhileOp>(owner) && containsBarrier(owner));
@@ -152,9 +167,14 @@ bool Fission::analyzeBlock(Block &block) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       if (!allUniform({loop.getLowerBound(), loop.getUpperBound(),
                        loop.getStep()}) ||
-          !allUniform(loop.getInitArgs()) || !analyzeBlock(*loop.getBody()) ||
-          !allUniform(loop.getBody()->getTerminator()->getOperands()))
+          !analyzeBlock(*loop.getBody()))
         return false;
+      for (auto [arg, init, yielded] :
+           llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs(),
+                     loop.getBody()->getTerminator()->getOperands()))
+        if (!threadCarried.contains(arg) &&
+            (!isUniform(init) || !isUniform(yielded)))
+          return false;
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
       if (branch.getNumResults() || !isUniform(branch.getCondition()) ||
           !analyzeBlock(branch.getThenRegion().front()) ||
@@ -181,6 +201,51 @@ bool Fission::analyzeBlock(Block &block) {
   return true;
 }
 
+void Fission::classifyCarried(scf::ForOp loop) {
+  // Optimistic fixpoint: a carried value is uniform until its init or the
+  // value yielded for it turns out not to be.
+  for (bool changed = true; changed;) {
+    changed = false;
+    uniformMemo.clear();
+    for (auto [arg, init, yielded, result] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs(),
+                   loop.getBody()->getTerminator()->getOperands(),
+                   loop.getResults())) {
+      if (threadCarried.contains(arg) || (isUniform(init) && isUniform(yielded)))
+        continue;
+      threadCarried.insert(arg);
+      threadCarried.insert(result);
+      changed = true;
+    }
+  }
+  uniformMemo.clear();
+}
+
+bool Fission::checkCarried(scf::ForOp loop) {
+  for (auto [arg, yielded] :
+       llvm::zip(loop.getRegionIterArgs(),
+                 loop.getBody()->getTerminator()->getOperands())) {
+    if (!threadCarried.contains(arg))
+      continue;
+    if (!arg.getType().isIntOrIndexOrFloat())
+      return false;
+    if (yielded == arg)
+      continue;
+    // The yielded value replaces the carried one in the thread's array: it
+    // must come from a segment of the body, after every use of the old value.
+    Operation *def = yielded.getDefiningOp();
+    if (!def || def->getBlock() != loop.getBody() || containsBarrier(def))
+      return false;
+    unsigned defined = segmentOf.lookup(def);
+    for (Operation *user : arg.getUsers()) {
+      auto used = segmentOf.find(user);
+      if (used == segmentOf.end() || used->second > defined)
+        return false;
+    }
+  }
+  return true;
+}
+
 void Fission::numberSegments(Block &block) {
   unsigned segment = nextSegment++;
   for (Operation &op : block) {
@@ -201,10 +266,27 @@ void Fission::numberSegments(Block &block) {
 }
 
 bool Fission::analyze() {
-  if (!source.getBody().hasOneBlock() ||
-      !analyzeBlock(source.getBody().front()))
+  if (!source.getBody().hasOneBlock())
+    return false;
+  // Which loop-carried values differ between threads, to a fixpoint over
+  // every barrier loop (inner loops first).
+  for (size_t before = SIZE_MAX; before != threadCarried.size();) {
+    before = threadCarried.size();
+    source.walk([&](scf::ForOp loop) {
+      if (containsBarrier(loop))
+        classifyCarried(loop);
+    });
+  }
+  if (!analyzeBlock(source.getBody().front()))
     return false;
   numberSegments(source.getBody().front());
+  bool carriedOk = true;
+  source.walk([&](scf::ForOp loop) {
+    if (containsBarrier(loop) && !checkCarried(loop))
+      carriedOk = false;
+  });
+  if (!carriedOk)
+    return false;
   // Crossing values: non-uniform results used in another segment.
   for (auto [op, segment] : segmentOf) {
     for (Value result : op->getResults()) {
@@ -240,11 +322,31 @@ func::FuncOp Fission::emit(StringRef name) {
   for (gpu::Dimension dim : {gpu::Dimension::y, gpu::Dimension::z})
     threads = arith::MulIOp::create(builder, loc, threads,
                                     gpu::BlockDimOp::create(builder, loc, dim));
-  for (Value value : crossing)
-    spill[value] = memref::AllocaOp::create(
+  auto makeArray = [&](Value value) -> Value {
+    return memref::AllocaOp::create(
         builder, value.getLoc(),
         MemRefType::get({ShapedType::kDynamic}, value.getType()),
         ValueRange{threads});
+  };
+  // A thread-carried value, the value yielded for it and the loop's result
+  // share one array.
+  source.walk([&](scf::ForOp loop) {
+    if (!containsBarrier(loop))
+      return;
+    for (auto [arg, yielded, result] :
+         llvm::zip(loop.getRegionIterArgs(),
+                   loop.getBody()->getTerminator()->getOperands(),
+                   loop.getResults()))
+      if (threadCarried.contains(arg)) {
+        Value array = makeArray(arg);
+        spill[arg] = array;
+        spill[yielded] = array;
+        spill[result] = array;
+      }
+  });
+  for (Value value : crossing)
+    if (!spill.count(value))
+      spill[value] = makeArray(value);
 
   emitBlock(sourceEntry, builder);
   return target;
@@ -261,6 +363,18 @@ void Fission::emitBlock(Block &block, OpBuilder &builder) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       emitSegment(segment, builder);
       segment.clear();
+      if (auto yield = dyn_cast<scf::YieldOp>(op);
+          yield && isa<scf::ForOp>(yield->getParentOp())) {
+        // Thread-carried values were stored into their arrays.
+        auto loop = cast<scf::ForOp>(yield->getParentOp());
+        SmallVector<Value> operands;
+        for (auto [arg, value] :
+             llvm::zip(loop.getRegionIterArgs(), yield.getOperands()))
+          if (!threadCarried.contains(arg))
+            operands.push_back(mapping.lookup(value));
+        scf::YieldOp::create(builder, yield.getLoc(), operands);
+        continue;
+      }
       builder.clone(op, mapping);
       continue;
     }
@@ -280,18 +394,14 @@ void Fission::emitBlock(Block &block, OpBuilder &builder) {
   emitSegment(segment, builder);
 }
 
-void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
-  if (ops.empty())
-    return;
-  Location loc = ops.front()->getLoc();
-  MLIRContext *context = builder.getContext();
-  auto ptr = LLVM::LLVMPointerType::get(context);
+void Fission::emitThreadLoop(OpBuilder &builder, Location loc,
+                             function_ref<void(OpBuilder &, Value)> body) {
+  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value dims[3];
   for (int d = 0; d < 3; ++d)
     dims[d] = gpu::BlockDimOp::create(builder, loc, static_cast<gpu::Dimension>(d));
-
   // z outermost, x innermost, the thread id stored into the context.
   OpBuilder::InsertionGuard guard(builder);
   Value ids[3];
@@ -315,7 +425,15 @@ void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
               ids[1]),
           dims[0]),
       ids[0]);
+  body(builder, linear);
+}
 
+void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
+  if (ops.empty())
+    return;
+  emitThreadLoop(builder, ops.front()->getLoc(),
+                 [&](OpBuilder &builder, Value linear) {
+  Location loc = ops.front()->getLoc();
   // Crossing values from other segments are loaded once per thread; the
   // mapping is restored afterwards so later segments load their own.
   llvm::SmallPtrSet<Operation *, 16> here;
@@ -350,25 +468,49 @@ void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
   }
   for (Value value : loaded)
     mapping.erase(value);
+  });
 }
 
 void Fission::emitControl(Operation *op, OpBuilder &builder) {
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    // Each thread's initial carried values go into their arrays first.
+    for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(),
+                                      loop.getInitArgs())) {
+      if (!threadCarried.contains(arg))
+        continue;
+      emitThreadLoop(builder, loop.getLoc(), [&](OpBuilder &b, Value linear) {
+        Value value = isUniform(init) ? mapping.lookup(init)
+                                      : memref::LoadOp::create(
+                                            b, loop.getLoc(), spill[init],
+                                            ValueRange{linear});
+        memref::StoreOp::create(b, loop.getLoc(), value, spill[arg],
+                                ValueRange{linear});
+      });
+    }
+    SmallVector<Value> inits;
+    for (auto [arg, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+      if (!threadCarried.contains(arg))
+        inits.push_back(mapping.lookup(init));
     auto copy = scf::ForOp::create(
         builder, loop.getLoc(), mapping.lookup(loop.getLowerBound()),
         mapping.lookup(loop.getUpperBound()), mapping.lookup(loop.getStep()),
-        llvm::to_vector(llvm::map_range(
-            loop.getInitArgs(), [&](Value v) { return mapping.lookup(v); })));
+        inits);
     Block *body = copy.getBody();
-    for (auto [from, to] :
-         llvm::zip(loop.getBody()->getArguments(), body->getArguments()))
-      mapping.map(from, to);
+    mapping.map(loop.getInductionVar(), copy.getInductionVar());
+    unsigned next = 0;
+    for (auto [arg, result] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getResults())) {
+      if (threadCarried.contains(arg))
+        continue;
+      mapping.map(arg, copy.getRegionIterArgs()[next]);
+      mapping.map(result, copy.getResult(next));
+      ++next;
+    }
     if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
       body->back().erase();
     OpBuilder inner = OpBuilder::atBlockEnd(body);
     emitBlock(*loop.getBody(), inner);
-    for (auto [from, to] : llvm::zip(loop.getResults(), copy.getResults()))
-      mapping.map(from, to);
     return;
   }
   if (auto branch = dyn_cast<scf::IfOp>(op)) {

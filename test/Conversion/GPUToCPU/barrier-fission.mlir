@@ -113,3 +113,48 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A per-thread accumulator carried through a K loop with barriers (a tiled
+// matmul): the accumulator lives in a per-thread array, filled with its
+// initial value before the loop; the loop carries nothing; each thread loads
+// its accumulator, adds, and stores it back in the segment between the
+// barriers; after the loop each thread reads its own.
+
+// CHECK-LABEL: gpu.module @accumulator
+// CHECK-SAME: name = "k", needs_fibers = false
+// CHECK: func.func private @__gpumem_kernel_block_k(
+// CHECK: %[[ACC:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[ACC]][%{{.*}}] : memref<?xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[OLD:.*]] = memref.load %[[ACC]][%{{.*}}] : memref<?xf32>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f32
+// CHECK: memref.store %[[NEW]], %[[ACC]][%{{.*}}] : memref<?xf32>
+// CHECK: memref.load %[[ACC]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<64xf32>
+module attributes {gpu.container_module} {
+  gpu.module @accumulator {
+    gpu.func @k(%in: memref<64xf32>, %out: memref<64xf32>) workgroup(%tile : memref<64xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %zero = arith.constant 0.0 : f32
+      %tx = gpu.thread_id x
+      %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %zero) -> f32 {
+        %v = memref.load %in[%tx] : memref<64xf32>
+        memref.store %v, %tile[%tx] : memref<64xf32, 3>
+        gpu.barrier
+        %w = memref.load %tile[%k] : memref<64xf32, 3>
+        %next = arith.addf %sum, %w : f32
+        gpu.barrier
+        scf.yield %next : f32
+      }
+      memref.store %acc, %out[%tx] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
