@@ -27,6 +27,13 @@ def GPUMemLowerGPUToCPUABIPass
     `gpu.all_reduce` and `gpu.subgroup_reduce` are first rewritten to
     shuffles and barriers. Any other GPU-specific op is an error.
 
+    A kernel whose barriers all sit in block-uniform structured control flow
+    also gets `__gpumem_kernel_block_K`, a copy split at its barriers into
+    loops over the block's threads (thread-loop fission, values crossing a
+    barrier kept in per-thread arrays); its `run_block` calls that copy and
+    the kernel runs without fibers. Divergent barriers, shuffles, private
+    memory and calls into functions with barriers keep fibers.
+
     Before:
     ```mlir
     gpu.func @k(%out: memref<32xf32>) workgroup(%t : memref<32xf32, 3>) kernel {

@@ -17,9 +17,11 @@
 //     `__gpumem_kernel_K` (attributions replaced by arena views and allocas)
 //     and two wrappers that unpack mgpuLaunchKernel's `params`:
 //     `__gpumem_run_thread_K` and, for kernels without fibers,
-//     `__gpumem_run_block_K`, which loops over the block's threads. K stays
-//     behind as an empty stub with its signature: host gpu.launch_func ops
-//     verify against it.
+//     `__gpumem_run_block_K`, which loops over the block's threads. A kernel
+//     with block-uniform barriers gets a barrier-free block-wide copy
+//     (BarrierFission.cpp) that its run_block calls instead of fibers. K
+//     stays behind as an empty stub with its signature: host
+//     gpu.launch_func ops verify against it.
 //  5. GPU ops become context loads and runtime service calls: ids and dims,
 //     lane and subgroup ids, barrier, shuffle, printf (libc's),
 //     dynamic shared memory, workgroup globals, cf.assert.
