@@ -100,6 +100,21 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   return pm.run(module);
 }
 
+gpumem::ToolProgram::ToolProgram()
+    : context(createToolRegistry()), diagnostics(sourceMgr, &context) {}
+
+LogicalResult gpumem::ToolProgram::load(StringRef file,
+                                        const TargetOptions &options) {
+  module = parseInput(file, context, sourceMgr);
+  if (!module)
+    return failure();
+  FailureOr<Target> resolved = resolveTarget(options);
+  if (failed(resolved))
+    return failure();
+  target = *resolved;
+  return compileForTarget(*module, target, options);
+}
+
 FailureOr<SmallVector<std::string>>
 gpumem::runtimeLibraries(Target target, const char *argv0,
                          bool withMLIRUtils) {

@@ -139,24 +139,18 @@ int main(int argc, char **argv) {
       argc, argv,
       "gpumem-compile: compile a gpu dialect program into an executable\n");
 
-  MLIRContext context(gpumem::createToolRegistry());
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      gpumem::parseInput(inputFile, context, sourceMgr);
-  if (!module)
+  gpumem::ToolProgram program;
+  if (failed(program.load(inputFile, targetOptions)))
     return 1;
-  FailureOr<gpumem::Target> target = gpumem::resolveTarget(targetOptions);
-  if (failed(target) ||
-      failed(gpumem::compileForTarget(*module, *target, targetOptions)))
-    return 1;
-  if (failed(gpumem::runtimeLibraries(*target, argv[0],
+  ModuleOp module = program.getModule();
+  gpumem::Target target = program.getTarget();
+  if (failed(gpumem::runtimeLibraries(target, argv[0],
                                       /*withMLIRUtils=*/false)))
     return 1;
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext);
+      translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return fail("cannot translate the program to LLVM IR");
 
@@ -166,7 +160,7 @@ int main(int argc, char **argv) {
   llvm::FileRemover removeObject(objectPath);
   if (failed(defineEntryPoint(*llvmModule)) ||
       failed(emitObject(*llvmModule, objectPath)) ||
-      failed(link(objectPath, *target, argv[0])))
+      failed(link(objectPath, target, argv[0])))
     return 1;
   return 0;
 }

@@ -83,21 +83,15 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  MLIRContext context(gpumem::createToolRegistry());
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      gpumem::parseInput(inputFile, context, sourceMgr);
-  if (!module)
+  gpumem::ToolProgram program;
+  if (failed(program.load(inputFile, targetOptions)))
     return 1;
-  FailureOr<gpumem::Target> target = gpumem::resolveTarget(targetOptions);
-  if (failed(target) ||
-      failed(gpumem::compileForTarget(*module, *target, targetOptions)))
-    return 1;
+  ModuleOp module = program.getModule();
+  gpumem::Target target = program.getTarget();
 
-  auto entry = module->lookupSymbol<LLVM::LLVMFuncOp>(entryPoint);
+  auto entry = module.lookupSymbol<LLVM::LLVMFuncOp>(entryPoint);
   if (!entry || entry.isExternal()) {
-    emitError(module->getLoc())
+    emitError(module.getLoc())
         << "the program has no function @" << entryPoint << " to run";
     return 1;
   }
@@ -108,7 +102,7 @@ int main(int argc, char **argv) {
   }
 
   FailureOr<SmallVector<std::string>> libraries =
-      gpumem::runtimeLibraries(*target, argv[0], /*withMLIRUtils=*/true);
+      gpumem::runtimeLibraries(target, argv[0], /*withMLIRUtils=*/true);
   if (failed(libraries))
     return 1;
   llvm::append_range(*libraries, sharedLibs);
@@ -120,7 +114,7 @@ int main(int argc, char **argv) {
                                                /*sizeLevel=*/0, nullptr);
   options.transformer = transformer;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*module, options);
+      ExecutionEngine::create(module, options);
   if (!engine) {
     llvm::errs() << "gpumem-run: error: cannot JIT-compile the program: "
                  << llvm::toString(engine.takeError()) << "\n";

@@ -8,6 +8,8 @@
 #define GPUMEM_TOOLS_TOOLSUPPORT_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -57,6 +59,25 @@ mlir::LogicalResult compileForTarget(mlir::ModuleOp module, Target target,
 /// The directory holding gpumem's runtime libraries: ../lib from the tool
 /// `argv0` names.
 std::string runtimeDirectory(const char *argv0);
+
+/// A program a tool parsed and compiled, with the context and the diagnostic
+/// handler that must outlive it.
+class ToolProgram {
+public:
+  ToolProgram();
+  /// Parses `file` ("-" for stdin) and compiles it for the target `options`
+  /// name; failure after located diagnostics.
+  mlir::LogicalResult load(llvm::StringRef file, const TargetOptions &options);
+  mlir::ModuleOp getModule() { return *module; }
+  Target getTarget() const { return target; }
+
+private:
+  mlir::MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  Target target = Target::CPU;
+};
 
 /// The shared libraries a program compiled for `target` needs at run time,
 /// as paths: gpumem's runtime for the target and gpumem's runner utilities
