@@ -4,6 +4,7 @@
 #   ptxas  a CUDA ptxas was found ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda,
 #          $PATH); PTX-level tests that ask ptxas for shared memory need it.
 #   ptxas-cuda13  that ptxas is from CUDA 13 or later.
+#   cuda   libcuda.so.1 loads and reports a device: GPU-executed tests run.
 
 import importlib.util
 import os
@@ -57,3 +58,23 @@ if ptxas:
 else:
     lit_config.note("ptxas not found: PTX-level tests that need it are "
                     "unsupported")
+
+
+def cuda_device_usable():
+    """Mirrors gpumem::isCudaDeviceUsable (cuInit, then a device count)."""
+    import ctypes
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return (driver.cuInit(0) == 0 and
+            driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and
+            count.value > 0)
+
+
+if cuda_device_usable():
+    config.available_features.add("cuda")
+    lit_config.note("CUDA device found: GPU-executed tests run")
+else:
+    lit_config.note("no CUDA device: GPU-executed tests are unsupported")

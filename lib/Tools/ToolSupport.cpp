@@ -44,16 +44,58 @@ OwningOpRef<ModuleOp> gpumem::parseInput(StringRef file, MLIRContext &context,
   return parseSourceFile<ModuleOp>(sourceMgr, config);
 }
 
-bool gpumem::isCudaDeviceUsable() {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!driver)
-    return false;
+namespace {
+/// The few driver entry points the tools need, from libcuda.so.1.
+struct CudaDriverProbe {
   using InitFn = int (*)(unsigned);
   using CountFn = int (*)(int *);
-  auto init = reinterpret_cast<InitFn>(dlsym(driver, "cuInit"));
-  auto count = reinterpret_cast<CountFn>(dlsym(driver, "cuDeviceGetCount"));
+  using GetFn = int (*)(int *, int);
+  using AttributeFn = int (*)(int *, int, int);
+  std::string error;
   int devices = 0;
-  return init && count && init(0) == 0 && count(&devices) == 0 && devices > 0;
+  int major = 0, minor = 0;
+
+  CudaDriverProbe() {
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!driver) {
+      const char *why = dlerror();
+      error = std::string("no CUDA driver found (libcuda.so.1): ") +
+              (why ? why : "not found");
+      return;
+    }
+    auto init = reinterpret_cast<InitFn>(dlsym(driver, "cuInit"));
+    auto count = reinterpret_cast<CountFn>(dlsym(driver, "cuDeviceGetCount"));
+    auto get = reinterpret_cast<GetFn>(dlsym(driver, "cuDeviceGet"));
+    auto attribute =
+        reinterpret_cast<AttributeFn>(dlsym(driver, "cuDeviceGetAttribute"));
+    if (!init || !count || !get || !attribute || init(0) != 0 ||
+        count(&devices) != 0 || devices == 0) {
+      error = "no CUDA device found";
+      return;
+    }
+    int device = 0;
+    // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR.
+    if (get(&device, 0) != 0 || attribute(&major, 75, device) != 0 ||
+        attribute(&minor, 76, device) != 0)
+      error = "no CUDA device found";
+  }
+};
+
+const CudaDriverProbe &probeCudaDriver() {
+  static const CudaDriverProbe probe;
+  return probe;
+}
+} // namespace
+
+bool gpumem::isCudaDeviceUsable() { return probeCudaDriver().error.empty(); }
+
+std::string gpumem::whyNoCudaDevice() { return probeCudaDriver().error; }
+
+std::string gpumem::detectCudaChip() {
+  const CudaDriverProbe &probe = probeCudaDriver();
+  if (!probe.error.empty())
+    return "";
+  return "sm_" + std::to_string(probe.major) + std::to_string(probe.minor);
 }
 
 std::string gpumem::runtimeDirectory(const char *argv0) {
@@ -85,7 +127,8 @@ gpumem::resolveTarget(const TargetOptions &options) {
 }
 
 LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
-                                       const TargetOptions &options) {
+                                       const TargetOptions &options,
+                                       StringRef chip) {
   PassManager pm(module.getContext());
   if (target == Target::CPU) {
     CpuPipelineOptions cpuOptions;
@@ -93,8 +136,8 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
     buildCpuPipeline(pm, cpuOptions);
   } else {
     CudaPipelineOptions cudaOptions;
-    if (!options.chip.empty())
-      cudaOptions.chip = options.chip.getValue();
+    if (!chip.empty())
+      cudaOptions.chip = chip.str();
     buildCudaPipeline(pm, cudaOptions);
   }
   return pm.run(module);
@@ -104,7 +147,8 @@ gpumem::ToolProgram::ToolProgram()
     : context(createToolRegistry()), diagnostics(sourceMgr, &context) {}
 
 LogicalResult gpumem::ToolProgram::load(StringRef file,
-                                        const TargetOptions &options) {
+                                        const TargetOptions &options,
+                                        bool runsHere) {
   module = parseInput(file, context, sourceMgr);
   if (!module)
     return failure();
@@ -112,7 +156,19 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
   if (failed(resolved))
     return failure();
   target = *resolved;
-  return compileForTarget(*module, target, options);
+  // --chip wins; a program that runs here is compiled for this device's
+  // chip; otherwise the pipeline's default (sm_90).
+  std::string chip = options.chip;
+  if (target == Target::CUDA && runsHere) {
+    if (!isCudaDeviceUsable()) {
+      llvm::errs() << "error: " << whyNoCudaDevice()
+                   << "; --target=cpu runs the program on CPU cores\n";
+      return failure();
+    }
+    if (chip.empty())
+      chip = detectCudaChip();
+  }
+  return compileForTarget(*module, target, options, chip);
 }
 
 FailureOr<SmallVector<std::string>>

@@ -140,7 +140,7 @@ int main(int argc, char **argv) {
       "gpumem-compile: compile a gpu dialect program into an executable\n");
 
   gpumem::ToolProgram program;
-  if (failed(program.load(inputFile, targetOptions)))
+  if (failed(program.load(inputFile, targetOptions, /*runsHere=*/false)))
     return 1;
   ModuleOp module = program.getModule();
   gpumem::Target target = program.getTarget();

@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
   }
 
   gpumem::ToolProgram program;
-  if (failed(program.load(inputFile, targetOptions)))
+  if (failed(program.load(inputFile, targetOptions, /*runsHere=*/true)))
     return 1;
   ModuleOp module = program.getModule();
   gpumem::Target target = program.getTarget();

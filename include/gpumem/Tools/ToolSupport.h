@@ -30,7 +30,8 @@ struct TargetOptions {
                                "is usable, else cpu)"),
       llvm::cl::init("auto")};
   llvm::cl::opt<std::string> chip{
-      "chip", llvm::cl::desc("NVIDIA chip for --target=cuda (default sm_90)"),
+      "chip", llvm::cl::desc("NVIDIA chip for --target=cuda (default: the "
+                             "device's when it runs here, else sm_90)"),
       llvm::cl::init("")};
   llvm::cl::opt<std::string> cpu{
       "cpu",
@@ -52,9 +53,11 @@ mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::StringRef file,
 /// The target named by `options`, resolving "auto".
 mlir::FailureOr<Target> resolveTarget(const TargetOptions &options);
 
-/// Runs the gpumem pipeline of `target` on `module`.
+/// Runs the gpumem pipeline of `target` on `module`, for `chip` when the
+/// target is cuda.
 mlir::LogicalResult compileForTarget(mlir::ModuleOp module, Target target,
-                                     const TargetOptions &options);
+                                     const TargetOptions &options,
+                                     llvm::StringRef chip);
 
 /// The directory holding gpumem's runtime libraries: ../lib from the tool
 /// `argv0` names.
@@ -66,8 +69,11 @@ class ToolProgram {
 public:
   ToolProgram();
   /// Parses `file` ("-" for stdin) and compiles it for the target `options`
-  /// name; failure after located diagnostics.
-  mlir::LogicalResult load(llvm::StringRef file, const TargetOptions &options);
+  /// name; failure after located diagnostics. With `runsHere`, the program
+  /// will run on this machine: --target=cuda then needs a usable device,
+  /// and the chip defaults to the device's.
+  mlir::LogicalResult load(llvm::StringRef file, const TargetOptions &options,
+                           bool runsHere);
   mlir::ModuleOp getModule() { return *module; }
   Target getTarget() const { return target; }
 
@@ -88,6 +94,14 @@ runtimeLibraries(Target target, const char *argv0, bool withMLIRUtils);
 
 /// True when libcuda.so.1 loads, initializes and reports a device.
 bool isCudaDeviceUsable();
+
+/// Why no CUDA device can be used ("no CUDA driver found (libcuda.so.1):
+/// ..." or "no CUDA device found"), or an empty string when one can.
+std::string whyNoCudaDevice();
+
+/// The chip of CUDA device 0, "sm_XY" (from its compute capability), or an
+/// empty string when there is no usable device.
+std::string detectCudaChip();
 
 } // namespace gpumem
 
