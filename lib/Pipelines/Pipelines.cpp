@@ -25,10 +25,12 @@
 
 using namespace mlir;
 
-/// Workgroup allocations hoisted before and after kernel outlining. Math ops
+/// Launch sizes checked, then workgroup allocations hoisted before and after
+/// kernel outlining. Math ops
 /// without an LLVM lowering (math.ipowi) become calls to generated functions
 /// first, so that outlining clones those into the gpu.module with the kernel.
 static void addOutliningWithHoisting(OpPassManager &pm) {
+  pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   pm.addPass(createGpuKernelOutliningPass());

@@ -150,4 +150,26 @@ def GPUMemAttachCPUTargetPass
   ];
 }
 
+def GPUMemCheckLaunchBoundsPass
+    : Pass<"gpumem-check-launch-bounds", "::mlir::ModuleOp"> {
+  let summary = "Reject launches whose constant grid or block sizes no GPU "
+                "accepts";
+  let description = [{
+    A `gpu.launch` or `gpu.launch_func` whose block or grid sizes are
+    constants is checked against the limits every NVIDIA GPU since sm_70
+    shares (and the cpu target enforces the same, so a program that runs on
+    the CPU also launches on a GPU): at most 1024 threads per block, block
+    dimensions of at most 1024 x 1024 x 64, grid dimensions of at most
+    2^31-1 x 65535 x 65535, and no size below 1. A violation is an error at
+    the launch instead of a run-time launch failure. Sizes known only at run
+    time are checked by the runtimes.
+
+    ```mlir
+    // error: 'gpu.launch' op asks for blocks of 32 x 33 x 1 = 1056 threads;
+    // a block has at most 1024
+    gpu.launch blocks(...) in (...) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c33, %sz = %c1)
+    ```
+  }];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES
