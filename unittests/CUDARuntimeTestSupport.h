@@ -1,0 +1,148 @@
+//===----------------------------------------------------------------------===//
+// Helpers of the CUDA runtime tests: pointing the runtime at the fake
+// driver (CUDARuntimeFakeDriver.cpp, whose path CMake passes in as
+// GPUMEM_FAKE_CUDA), reaching the fake's control and query functions, and
+// running a check in a fresh process. The runtime reads GPUMEM_CUDA_DRIVER
+// once per process, at its first call; death tests re-execute the test
+// binary ("threadsafe" style), so each starts with a runtime that has not
+// loaded a driver yet.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_UNITTESTS_CUDARUNTIMETESTSUPPORT_H
+#define GPUMEM_UNITTESTS_CUDARUNTIMETESTSUPPORT_H
+
+#include "CUDARuntime.h"
+#include "CUDARuntimeFakeDriver.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace gpumem_cuda_test {
+
+/// The fake driver's control and query functions, from the same loaded
+/// copy the runtime uses (dlopen of one path gives one object).
+struct FakeCuda {
+#define FAKE_FUNCTION(name) decltype(&::fakeCuda##name) name;
+  FAKE_FUNCTION(Reset)
+  FAKE_FUNCTION(CallLogSize)
+  FAKE_FUNCTION(CallLogEntry)
+  FAKE_FUNCTION(SetDeviceCount)
+  FAKE_FUNCTION(SetInitResult)
+  FAKE_FUNCTION(Fail)
+  FAKE_FUNCTION(SetMaxSharedPerBlockOptin)
+  FAKE_FUNCTION(SetStaticSharedBytes)
+  FAKE_FUNCTION(SetMemInfo)
+  FAKE_FUNCTION(SetJitLog)
+  FAKE_FUNCTION(SetDeinitialized)
+  FAKE_FUNCTION(Deinitialized)
+#undef FAKE_FUNCTION
+
+  /// Every call recorded since the last Reset, or only those of `symbol`.
+  std::vector<FakeCudaCall> calls(const char *symbol = nullptr) const {
+    std::vector<FakeCudaCall> result;
+    FakeCudaCall call;
+    for (int i = 0; CallLogEntry(i, &call); ++i)
+      if (!symbol || std::strcmp(call.symbol, symbol) == 0)
+        result.push_back(call);
+    return result;
+  }
+  int count(const char *symbol) const { return int(calls(symbol).size()); }
+  /// The symbols called, in order.
+  std::vector<std::string> symbols() const {
+    std::vector<std::string> result;
+    for (const FakeCudaCall &call : calls())
+      result.push_back(call.symbol);
+    return result;
+  }
+  /// The last call of `symbol`; a zeroed record when there was none.
+  FakeCudaCall last(const char *symbol) const {
+    std::vector<FakeCudaCall> all = calls(symbol);
+    return all.empty() ? FakeCudaCall{} : all.back();
+  }
+};
+
+/// Loads the fake driver (once per process) and resolves its functions;
+/// exits when that fails.
+inline FakeCuda &fake() {
+  static FakeCuda *loaded = [] {
+    void *library = dlopen(GPUMEM_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      std::fprintf(stderr, "cannot load the fake driver: %s\n", dlerror());
+      std::exit(3);
+    }
+    auto *functions = new FakeCuda;
+#define FAKE_FUNCTION(name)                                                    \
+  functions->name = reinterpret_cast<decltype(functions->name)>(               \
+      dlsym(library, "fakeCuda" #name));                                       \
+  if (!functions->name) {                                                      \
+    std::fprintf(stderr, "the fake driver has no fakeCuda" #name "\n");        \
+    std::exit(3);                                                              \
+  }
+    FAKE_FUNCTION(Reset)
+    FAKE_FUNCTION(CallLogSize)
+    FAKE_FUNCTION(CallLogEntry)
+    FAKE_FUNCTION(SetDeviceCount)
+    FAKE_FUNCTION(SetInitResult)
+    FAKE_FUNCTION(Fail)
+    FAKE_FUNCTION(SetMaxSharedPerBlockOptin)
+    FAKE_FUNCTION(SetStaticSharedBytes)
+    FAKE_FUNCTION(SetMemInfo)
+    FAKE_FUNCTION(SetJitLog)
+    FAKE_FUNCTION(SetDeinitialized)
+    FAKE_FUNCTION(Deinitialized)
+#undef FAKE_FUNCTION
+    return functions;
+  }();
+  return *loaded;
+}
+
+/// Makes the runtime load the fake driver at its first call in this
+/// process, and clears the fake's log and scripted failures.
+class CUDARuntimeFakeTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    setenv("GPUMEM_CUDA_DRIVER", GPUMEM_FAKE_CUDA, 1);
+    unsetenv("GPUMEM_CUDA_DEVICE");
+    fake().Reset();
+  }
+};
+
+/// Ends a fresh-process check with exit code 2 and `what` on stderr unless
+/// `ok`.
+inline void require(bool ok, const std::string &what) {
+  if (ok)
+    return;
+  std::fprintf(stderr, "check failed: %s\n", what.c_str());
+  std::fflush(nullptr);
+  _exit(2);
+}
+
+/// Calls the function (a lambda) in a fresh process, a re-executed death
+/// test child, which must then end with exit code 0 and nothing on stderr:
+/// for checks that need the runtime's first call. The function reports
+/// failures with require.
+#define EXPECT_IN_FRESH_PROCESS(...)                                           \
+  EXPECT_EXIT(((__VA_ARGS__)(), std::fflush(nullptr), _exit(0)),               \
+              ::testing::ExitedWithCode(0), "^$")
+
+/// mgpuModuleLoad of a fake module: its kernels are the names in `text`.
+inline void *loadFakeModule(const char *text) {
+  return mgpuModuleLoad(const_cast<char *>(text), std::strlen(text) + 1);
+}
+
+/// The integer the fake records for a pointer or handle.
+inline uint64_t bits(const void *pointer) {
+  return uint64_t(uintptr_t(pointer));
+}
+
+} // namespace gpumem_cuda_test
+
+#endif // GPUMEM_UNITTESTS_CUDARUNTIMETESTSUPPORT_H
