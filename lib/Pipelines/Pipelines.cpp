@@ -26,7 +26,7 @@
 using namespace mlir;
 
 /// Launch sizes checked, then workgroup allocations hoisted before and after
-/// kernel outlining. Math ops
+/// kernel outlining, then collectives rewritten into shuffles. Math ops
 /// without an LLVM lowering (math.ipowi) become calls to generated functions
 /// first, so that outlining clones those into the gpu.module with the kernel.
 static void addOutliningWithHoisting(OpPassManager &pm) {
@@ -35,6 +35,8 @@ static void addOutliningWithHoisting(OpPassManager &pm) {
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      gpumem::createGPUMemLowerGPUCollectivesPass());
 }
 
 /// The lowering steps both sides share before their conversion to LLVM.

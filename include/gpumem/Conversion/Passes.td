@@ -24,8 +24,9 @@ def GPUMemLowerGPUToCPUABIPass
     failed `cf.assert` call runtime services through the context;
     `gpu.printf` calls libc's `printf`; workgroup attributions, workgroup
     globals and `gpu.dynamic_shared_memory` are views of the block's arena.
-    `gpu.all_reduce` and `gpu.subgroup_reduce` are first rewritten to
-    shuffles and barriers. Any other GPU-specific op is an error.
+    `gpu.all_reduce`, `gpu.subgroup_reduce` and `gpu.subgroup_id` must have
+    been rewritten by `gpumem-lower-gpu-collectives` (the pipeline does).
+    Any other GPU-specific op is an error.
 
     A kernel whose barriers all sit in block-uniform structured control flow
     also gets `__gpumem_kernel_block_K`, a copy split at its barriers into

@@ -172,4 +172,33 @@ def GPUMemCheckLaunchBoundsPass
   }];
 }
 
+def GPUMemLowerGPUCollectivesPass
+    : Pass<"gpumem-lower-gpu-collectives", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrite gpu.all_reduce, gpu.subgroup_reduce and "
+                "gpu.subgroup_id into shuffles, barriers and id arithmetic";
+  let description = [{
+    Upstream's NVVM lowering has no pattern for `gpu.subgroup_id` nor for
+    most `gpu.subgroup_reduce` ops (clustered ones, or types and operations
+    `redux.sync` lacks), and the cpu target lowers none of them. This pass
+    applies upstream's GPU rewrite patterns (warp of 32, 32-bit shuffles)
+    so that both targets only see shuffles, barriers, lane ids and thread
+    ids. Both gpumem pipelines run it right after outlining.
+    `gpu.subgroup_size` becomes 32 and `gpu.num_subgroups` the block's
+    thread count divided by 32, rounded up.
+
+    Before:
+    ```mlir
+    %sum = gpu.subgroup_reduce add %v : (f32) -> f32
+    ```
+    After (abridged):
+    ```mlir
+    %s1, %ok1 = gpu.shuffle xor %v, %c1, %c32 : f32
+    %a1 = arith.addf %v, %s1 : f32
+    ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES

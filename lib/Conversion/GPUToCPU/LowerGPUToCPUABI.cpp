@@ -4,9 +4,8 @@
 // include/gpumem/Runtime/CPUKernelABI.h lays down.
 //
 // Algorithm, on one gpu.module:
-//  1. gpu.all_reduce and gpu.subgroup_reduce (clustered too) become
-//     shuffles, barriers and
-//     workgroup attributions (upstream rewrite patterns, warp of 32).
+//  1. (gpu.all_reduce, gpu.subgroup_reduce and gpu.subgroup_id were
+//     rewritten by gpumem-lower-gpu-collectives before this pass.)
 //  2. Functions that contain gpu.barrier or gpu.shuffle, and their callers,
 //     need fibers.
 //  3. The block's workgroup arena: module-level workgroup globals first, at
@@ -40,13 +39,11 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -175,7 +172,6 @@ public:
   LogicalResult run();
 
 private:
-  LogicalResult rewriteReductions();
   void findFunctionsNeedingFibers();
   LogicalResult layOutModuleGlobals();
   LogicalResult lowerKernel(gpu::GPUFuncOp kernel);
@@ -204,7 +200,7 @@ private:
 
 LogicalResult ABILowering::run() {
   converter = cpu::createHostTypeConverter(context);
-  if (failed(rewriteReductions()) || failed(layOutModuleGlobals()))
+  if (failed(layOutModuleGlobals()))
     return failure();
   findFunctionsNeedingFibers();
 
@@ -242,18 +238,6 @@ LogicalResult ABILowering::run() {
     return failure();
   gpuModule->setAttr(cpu::kKernelTableAttr,
                      ArrayAttr::get(context, kernelTable));
-  return success();
-}
-
-LogicalResult ABILowering::rewriteReductions() {
-  RewritePatternSet patterns(context);
-  populateGpuAllReducePatterns(patterns);
-  populateGpuLowerSubgroupReduceToShufflePatterns(
-      patterns, GPUMEM_WARP_SIZE, /*shuffleBitwidth=*/64);
-  populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
-      patterns, GPUMEM_WARP_SIZE, /*shuffleBitwidth=*/64);
-  if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
-    return gpuModule.emitError() << "rewriting reductions did not converge";
   return success();
 }
 
