@@ -6,6 +6,7 @@
 #     scripts/gpu-programs.sh is compiled with gpumem-compile --target=cuda
 #     (chip: $CHIP, default sm_90), its expected output is taken from the cpu
 #     target, and gpumem's two runtime libraries are copied next to it.
+#     The CUDA benchmarks of bench/cuda are built into <bundle-dir>/bench.
 #   <bundle-dir>/run.sh
 #     On the GPU machine, one command: runs every program, compares its
 #     output with the cpu target's, runs compute-sanitizer memcheck and
@@ -80,5 +81,8 @@ echo "validation: $passed passed, $failed failed"
 [ "$failed" = 0 ]
 RUN
 chmod +x "$bundle/run.sh"
+# The CUDA benchmarks (bench/cuda) travel in the same bundle.
+"$root/bench/cuda/build.sh" "$build" "$bundle/bench" > "$bundle/bench-build.log" 2>&1 ||
+  echo "warning: the CUDA benchmarks did not build; see $bundle/bench-build.log"
 echo "bundle ready: $bundle ($(ls "$bundle/bin" | wc -l) programs, chip $chip)"
-echo "on the GPU machine: $bundle/run.sh"
+echo "on the GPU machine: $bundle/run.sh, then $bundle/bench/run.sh"
