@@ -25,11 +25,13 @@
 
 using namespace mlir;
 
-/// Launch sizes checked, then workgroup allocations hoisted before and after
+/// Synchronous memory ops given streams, launch sizes checked, then workgroup
+/// allocations hoisted before and after
 /// kernel outlining, then collectives rewritten into shuffles. Math ops
 /// without an LLVM lowering (math.ipowi) become calls to generated functions
 /// first, so that outlining clones those into the gpu.module with the kernel.
 static void addOutliningWithHoisting(OpPassManager &pm) {
+  pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());

@@ -201,4 +201,38 @@ def GPUMemLowerGPUCollectivesPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemLowerSyncMemoryOpsPass
+    : Pass<"gpumem-lower-sync-memory-ops", "::mlir::ModuleOp"> {
+  let summary = "Give synchronous gpu.alloc, gpu.memcpy, gpu.memset and "
+                "gpu.dealloc a stream of their own";
+  let description = [{
+    Upstream's gpu-to-llvm lowers only the asynchronous forms of these ops
+    (and a synchronous `gpu.alloc host_shared`): a synchronous device
+    allocation fails with `unsupported GPU operation: gpu.alloc`, a
+    synchronous copy or free with an unrealized cast in the LLVM IR
+    translation. This pass rewrites each synchronous one, in host code, into
+    its asynchronous form on a fresh stream that is waited for right after,
+    which has exactly the synchronous meaning and which gpu-to-llvm lowers
+    (a stream created, the runtime call, the stream synchronized and
+    destroyed). `gpu.alloc host_shared` stays synchronous, as upstream
+    lowers it. Both gpumem pipelines run it first.
+
+    Before:
+    ```mlir
+    %d = gpu.alloc () : memref<8xf32>
+    gpu.memcpy %d, %h : memref<8xf32>, memref<8xf32>
+    ```
+    After:
+    ```mlir
+    %0 = gpu.wait async
+    %d, %1 = gpu.alloc async [%0] () : memref<8xf32>
+    gpu.wait [%1]
+    %2 = gpu.wait async
+    %3 = gpu.memcpy async [%2] %d, %h : memref<8xf32>, memref<8xf32>
+    gpu.wait [%3]
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES

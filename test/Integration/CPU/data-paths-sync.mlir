@@ -1,15 +1,9 @@
 // RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
 
-// Expected to fail: the synchronous gpu.alloc (device memory), gpu.memcpy
-// and gpu.dealloc are left unlowered by the cpu pipeline (upstream's
-// gpu-to-llvm lowers only their async forms, and only a synchronous
-// gpu.alloc host_shared). Today gpumem-run stops with
-//   error: unsupported GPU operation: gpu.alloc
-// and, without the device gpu.alloc, with
-//   error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast
-// at the buffer that a synchronous gpu.memcpy or gpu.dealloc uses.
-// data-paths.mlir runs the same data paths in the async form.
-// XFAIL: *
+// The synchronous forms of the data paths (data-paths.mlir has the async
+// ones). Upstream's gpu-to-llvm lowers only the async forms;
+// gpumem-lower-sync-memory-ops gives each synchronous op a stream of its
+// own, waited for at once.
 
 // Device memory with synchronous ops: d = gpu.alloc; gpu.memcpy d <- src;
 // kernel: d[i] = d[i] * d[i] + s[i] where s is gpu.alloc host_shared
