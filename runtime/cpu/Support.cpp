@@ -1,7 +1,7 @@
 //===----------------------------------------------------------------------===//
-// Fatal errors and environment variables of the CPU runtime. Nothing here
-// has a dynamic initializer: modules are loaded from global constructors
-// that may run before this library's own.
+// Environment variables of the CPU runtime. Nothing here has a dynamic
+// initializer: modules are loaded from global constructors that may run
+// before this library's own.
 //===----------------------------------------------------------------------===//
 
 #include "Support.h"
@@ -15,22 +15,6 @@
 #include <unistd.h>
 
 namespace gpumem::cpu {
-
-void fatal(const char *format, ...) {
-  // Constant-initialized; never unlocked: the first failing thread ends the
-  // process and any other one waits here until it is gone.
-  static std::mutex reporting;
-  reporting.lock();
-  std::fflush(stdout);
-  va_list args;
-  va_start(args, format);
-  std::fputs("gpumem: error: ", stderr);
-  std::vfprintf(stderr, format, args);
-  std::fputc('\n', stderr);
-  va_end(args);
-  std::fflush(nullptr);
-  _exit(1);
-}
 
 /// Parses a decimal integer with an optional K/M/G suffix; false when
 /// `text` is not one or overflows.

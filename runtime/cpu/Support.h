@@ -13,16 +13,14 @@
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
+#include "Fatal.h"
+
 #include <cstddef>
 #include <cstdint>
 
 namespace gpumem::cpu {
 
-/// Prints "gpumem: error: " followed by the formatted message and a newline
-/// to stderr, flushes C stdio and ends the process with exit code 1. When
-/// several threads fail at once, only the first one prints.
-[[noreturn]] void fatal(const char *format, ...)
-    __attribute__((format(printf, 1, 2)));
+using gpumem::runtime::fatal;
 
 /// The kernel's name for messages.
 inline const char *nameOf(const GPUMemCPUKernel *kernel) {

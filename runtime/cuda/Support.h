@@ -11,13 +11,11 @@
 #ifndef GPUMEM_RUNTIME_CUDA_SUPPORT_H
 #define GPUMEM_RUNTIME_CUDA_SUPPORT_H
 
+#include "Fatal.h"
+
 namespace gpumem::cuda {
 
-/// Prints "gpumem: error: " followed by the formatted message and a newline
-/// to stderr, flushes C stdio and ends the process with exit code 1. When
-/// several threads fail at once, only the first one prints.
-[[noreturn]] void fatal(const char *format, ...)
-    __attribute__((format(printf, 1, 2)));
+using gpumem::runtime::fatal;
 
 } // namespace gpumem::cuda
 

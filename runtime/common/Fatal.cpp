@@ -1,19 +1,15 @@
 //===----------------------------------------------------------------------===//
-// Fatal errors of the CUDA runtime. Nothing here has a dynamic initializer:
-// modules are loaded from global constructors that may run before this
-// library's own.
+// The runtimes' fatal error report (see Fatal.h).
 //===----------------------------------------------------------------------===//
 
-#include "Support.h"
+#include "Fatal.h"
 
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
 #include <unistd.h>
 
-namespace gpumem::cuda {
-
-void fatal(const char *format, ...) {
+void gpumem::runtime::fatal(const char *format, ...) {
   // Constant-initialized; never unlocked: the first failing thread ends the
   // process and any other one waits here until it is gone.
   static std::mutex reporting;
@@ -28,5 +24,3 @@ void fatal(const char *format, ...) {
   std::fflush(nullptr);
   _exit(1);
 }
-
-} // namespace gpumem::cuda
