@@ -235,4 +235,30 @@ def GPUMemLowerSyncMemoryOpsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemExternDynamicSharedMemoryPass
+    : Pass<"gpumem-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the NVVM global of gpu.dynamic_shared_memory an "
+                "external shared array, so it never overlaps static shared "
+                "memory";
+  let description = [{
+    Upstream's convert-gpu-to-nvvm lowers `gpu.dynamic_shared_memory` to an
+    *internal* zero-size workgroup global. ptxas turns that into a 1-byte
+    static `.shared` variable: the dynamic data then lands on top of the
+    static shared buffers. An *external* zero-size array is what CUDA's
+    `extern __shared__` is (`.extern .shared .align 16 .b8 name[];`), which
+    the hardware places after all static shared memory. This pass, run on
+    the NVVM-lowered gpu.module, gives every zero-size workgroup global
+    external linkage.
+
+    Before:
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+    After:
+    ```mlir
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES
