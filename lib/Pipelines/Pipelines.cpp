@@ -86,7 +86,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   addStructuredLowering(device);
   device.addPass(createConvertGpuOpsToNVVMOps());
-  device.addPass(createGPUMemExternDynamicSharedMemoryPass());
+  device.addPass(createGPUMemFinalizeNVVMSharedMemoryPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

@@ -9,7 +9,7 @@
 
 // CHECK: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // CHECK-NOT: .shared .align 16 .b8 __dynamic_shmem__0;
-// CHECK: .shared .align 4 .b8 __wg_k_0[256];
+// CHECK: .shared .align 16 .b8 __wg_k_0[256];
 
 // SMEM: k::k: 256 bytes shared memory (ptxas -v, sm_90)
 

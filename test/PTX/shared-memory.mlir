@@ -16,7 +16,7 @@
 // SMEM-DAG: main_kernel_3::main_kernel: 0 bytes shared memory
 // SMEM-DAG: main_kernel_4::main_kernel: 132 bytes shared memory
 // SMEM-DAG: twice::first: 512 bytes shared memory
-// SMEM-DAG: twice::second: 516 bytes shared memory
+// SMEM-DAG: twice::second: 528 bytes shared memory
 
 module attributes {gpu.container_module} {
 
@@ -31,7 +31,7 @@ func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf
 
   // The seed: a 16x16xf32 alloca in memory space 3 (1024 bytes).
   // CHECK-LABEL: // gpu.binary @main_kernel (sm_90)
-  // CHECK: .shared .align 4 .b8 __wg_main_kernel_0[1024];
+  // CHECK: .shared .align 16 .b8 __wg_main_kernel_0[1024];
   // CHECK-NOT: __local_depot
   // CHECK: bar.sync 0
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
@@ -48,7 +48,7 @@ func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf
   // memref.alloc + memref.dealloc in #gpu.address_space<workgroup> (256 bytes):
   // no device malloc/free.
   // CHECK-LABEL: // gpu.binary @main_kernel_0 (sm_90)
-  // CHECK: .shared .align 4 .b8 __wg_main_kernel_0[256];
+  // CHECK: .shared .align 16 .b8 __wg_main_kernel_0[256];
   // CHECK-NOT: malloc
   // CHECK-NOT: free
   // CHECK-NOT: __local_depot
@@ -70,8 +70,8 @@ func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf
   // Tiled matmul with both tiles allocated inside the K loop: one pair of
   // tiles per block (2 x 1024 bytes), not one per iteration.
   // CHECK-LABEL: // gpu.binary @main_kernel_1 (sm_90)
-  // CHECK-DAG: .shared .align 4 .b8 __wg_main_kernel_0[1024];
-  // CHECK-DAG: .shared .align 4 .b8 __wg_main_kernel_1[1024];
+  // CHECK-DAG: .shared .align 16 .b8 __wg_main_kernel_0[1024];
+  // CHECK-DAG: .shared .align 16 .b8 __wg_main_kernel_1[1024];
   // CHECK-NOT: __local_depot
   // CHECK: bar.sync 0
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c4, %gz = %c1)
@@ -109,8 +109,8 @@ func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf
   // Two allocations of different element types: 32 x f32 (128 bytes) and
   // 32 x i64 (256 bytes, 8-byte aligned).
   // CHECK-LABEL: // gpu.binary @main_kernel_2 (sm_90)
-  // CHECK-DAG: .shared .align 4 .b8 __wg_main_kernel_0[128];
-  // CHECK-DAG: .shared .align 8 .b8 __wg_main_kernel_1[256];
+  // CHECK-DAG: .shared .align 16 .b8 __wg_main_kernel_0[128];
+  // CHECK-DAG: .shared .align 16 .b8 __wg_main_kernel_1[256];
   // CHECK-NOT: __local_depot
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
@@ -152,8 +152,8 @@ func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf
   // the reduction's own one-element buffer (which LLVM makes a scalar) are
   // separate.
   // CHECK-LABEL: // gpu.binary @main_kernel_4 (sm_90)
-  // CHECK-DAG: .shared .align 4 .b8 __wg_main_kernel_0[128];
-  // CHECK-DAG: .shared .align 4 .f32 __wg_main_kernel_1{{.*}};
+  // CHECK-DAG: .shared .align 16 .b8 __wg_main_kernel_0[128];
+  // CHECK-DAG: .shared .align 16 .f32 __wg_main_kernel_1{{.*}};
   // CHECK-NOT: __local_depot
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
@@ -177,13 +177,15 @@ func.func @main(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf
 }
 
 // A device function allocating shared memory, called from two kernels: one
-// 512-byte .shared global; the second kernel adds a 4-byte buffer of its own.
+// 512-byte .shared global; the second kernel adds a 4-byte buffer of its own
+// (ptxas puts it first; the 16-byte alignment of every buffer puts the
+// 512 bytes at offset 16: 528 bytes).
 // CHECK-LABEL: // gpu.binary @twice (sm_90)
-// CHECK: .shared .align 4 .b8 __shared_exchange[512];
+// CHECK: .shared .align 16 .b8 __shared_exchange[512];
 // CHECK-NOT: __local_depot
 // CHECK: .entry first
 // CHECK: .entry second
-// CHECK: .shared .align 4 .f32 __wg_second_0{{.*}};
+// CHECK: .shared .align 16 .f32 __wg_second_0{{.*}};
 gpu.module @twice {
   func.func @exchange(%i: index, %v: f32) -> f32 {
     %c127 = arith.constant 127 : index

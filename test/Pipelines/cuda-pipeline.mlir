@@ -18,7 +18,7 @@
 
 // PTX: .version 7.8
 // PTX: .target sm_90
-// PTX: .shared .align 4 .b8 __wg_main_kernel_0[1024];
+// PTX: .shared .align 16 .b8 __wg_main_kernel_0[1024];
 // PTX-NOT: __local_depot
 // PTX-NOT: cvta.shared
 // PTX: bar.sync 0

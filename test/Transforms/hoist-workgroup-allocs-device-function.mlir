@@ -34,9 +34,9 @@
 // HOST-NOT: llvm.func @block_sum
 // HOST: gpu.binary @main_kernel
 
-// PTX-DAG: .shared .align 4 .b8 __shared_block_sum[128];
-// PTX-DAG: .shared .align 4 .b8 __shared_leaf[64];
-// PTX-DAG: .shared .align 4 .b8 __wg_main_kernel_0[32];
+// PTX-DAG: .shared .align 16 .b8 __shared_block_sum[128];
+// PTX-DAG: .shared .align 16 .b8 __shared_leaf[64];
+// PTX-DAG: .shared .align 16 .b8 __wg_main_kernel_0[32];
 // PTX-NOT: __local_depot
 
 func.func @leaf(%i: index) -> i32 {

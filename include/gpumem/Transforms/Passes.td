@@ -235,28 +235,35 @@ def GPUMemLowerSyncMemoryOpsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-def GPUMemExternDynamicSharedMemoryPass
-    : Pass<"gpumem-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Make the NVVM global of gpu.dynamic_shared_memory an "
-                "external shared array, so it never overlaps static shared "
-                "memory";
+def GPUMemFinalizeNVVMSharedMemoryPass
+    : Pass<"gpumem-finalize-nvvm-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Dynamic shared memory after the static buffers, and every "
+                "shared buffer aligned to 16 bytes, in an NVVM-lowered "
+                "gpu.module";
   let description = [{
-    Upstream's convert-gpu-to-nvvm lowers `gpu.dynamic_shared_memory` to an
-    *internal* zero-size workgroup global. ptxas turns that into a 1-byte
-    static `.shared` variable: the dynamic data then lands on top of the
-    static shared buffers. An *external* zero-size array is what CUDA's
-    `extern __shared__` is (`.extern .shared .align 16 .b8 name[];`), which
-    the hardware places after all static shared memory. This pass, run on
-    the NVVM-lowered gpu.module, gives every zero-size workgroup global
-    external linkage.
+    Runs on the gpu.module after convert-gpu-to-nvvm, on the
+    `llvm.mlir.global`s in the workgroup address space (3):
+
+    * Upstream lowers `gpu.dynamic_shared_memory` to an *internal* zero-size
+      global. ptxas turns that into a 1-byte static `.shared` variable: the
+      dynamic data then lands on top of the static shared buffers. An
+      *external* zero-size array is CUDA's `extern __shared__`
+      (`.extern .shared .align 16 .b8 name[];`), which the hardware places
+      after all static shared memory. Zero-size workgroup globals get
+      external linkage.
+    * Every workgroup global (attributions, workgroup globals of device
+      functions) is aligned to at least 16 bytes, so vectorized accesses of
+      up to 128 bits stay legal whatever the element type.
 
     Before:
     ```mlir
     llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    llvm.mlir.global internal @__wg_k_0() {addr_space = 3 : i32} : !llvm.array<64 x f32>
     ```
     After:
     ```mlir
     llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    llvm.mlir.global internal @__wg_k_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x f32>
     ```
   }];
 }
