@@ -24,9 +24,10 @@ mkdir -p "$(dirname "$out")"
 echo "gpumem: the same program compiled for sm_90 (gpumem-cuda-pipeline):"
 "$build/bin/gpumem-opt" "$example" \
   --gpumem-cuda-pipeline="chip=sm_90 format=isa" -o "$out"
-"$build/bin/gpumem-objects" ptx "$out" | grep -E '^\s*\.shared' | sed 's/^\s*/  PTX: /'
+ptx=$("$build/bin/gpumem-objects" ptx "$out")
+echo "$ptx" | grep -E '^\s*\.shared' | sed 's/^\s*/  PTX: /'
 "$build/bin/gpumem-objects" smem "$out" | sed 's/^/  /'
-if "$build/bin/gpumem-objects" ptx "$out" | grep -q '__local_depot'; then
+if echo "$ptx" | grep -q '__local_depot'; then
   echo "gpumem: error: a per-thread __local_depot appeared in the PTX" >&2
   exit 1
 fi

@@ -140,4 +140,10 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    main(sys.argv)
+    try:
+        main(sys.argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # A reader that stops early (grep -q) is not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
