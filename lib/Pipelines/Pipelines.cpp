@@ -74,6 +74,9 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
     format = toolkit ? "bin" : "isa";
 
   addOutliningWithHoisting(pm);
+  GPUMemMoveLargeSharedToDynamicPassOptions large;
+  large.chip = options.chip;
+  pm.addPass(createGPUMemMoveLargeSharedToDynamicPass(large));
   GPUMemAttachNVVMTargetPassOptions target;
   target.chip = options.chip;
   target.features = options.features;

@@ -268,4 +268,49 @@ def GPUMemFinalizeNVVMSharedMemoryPass
   }];
 }
 
+def GPUMemMoveLargeSharedToDynamicPass
+    : Pass<"gpumem-move-large-shared-to-dynamic", "::mlir::ModuleOp"> {
+  let summary = "Move the workgroup attributions of kernels over the 48 KiB "
+                "static limit into dynamic shared memory";
+  let description = [{
+    NVIDIA GPUs allow at most 48 KiB of static shared memory per kernel;
+    ptxas rejects more (`uses too much shared data`). Up to the chip's
+    per-block maximum (232448 bytes on sm_90) is available as dynamic shared
+    memory once the kernel opts in, which gpumem's CUDA runtime does when a
+    launch asks for it. For every outlined kernel whose workgroup
+    attributions add up to more than 48 KiB (each 16-byte aligned), this
+    pass replaces them by views of `gpu.dynamic_shared_memory` at the same
+    offsets and makes every `gpu.launch_func` of the kernel pass that many
+    bytes as its dynamic shared memory size. More than the chip's maximum is
+    an error naming the kernel, the bytes and the limit.
+
+    Not supported yet (a located error): such a kernel that also uses
+    `gpu.dynamic_shared_memory` itself, or a launch of it that already
+    passes a dynamic shared memory size.
+
+    Before:
+    ```mlir
+    gpu.func @k() workgroup(%big : memref<16384xf32, 3>) kernel { ... }
+    gpu.launch_func @m::@k blocks in (...) threads in (...)
+    ```
+    After:
+    ```mlir
+    gpu.func @k() kernel {
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %view = memref.view %dyn[%c0][] : ... to memref<16384xf32, #gpu.address_space<workgroup>>
+      %big = memref.memory_space_cast %view : ... to memref<16384xf32, 3>
+      ...
+    }
+    gpu.launch_func @m::@k blocks in (...) threads in (...) dynamic_shared_memory_size %c65536_i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "NVIDIA chip whose per-block shared memory maximum applies">,
+  ];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES

@@ -1,0 +1,59 @@
+// RUN: gpumem-opt %s -split-input-file -gpumem-move-large-shared-to-dynamic | FileCheck %s
+
+// 64 KiB + 32 bytes of attributions: over the 48 KiB static limit. They
+// become views of dynamic shared memory at 16-aligned offsets 0 and 65536,
+// and the launch passes 65568 bytes.
+
+// CHECK-LABEL: gpu.module @big
+// CHECK: gpu.func @k(%{{.*}}: memref<16384xf32>) kernel
+// CHECK-NOT: workgroup(
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[V0:.*]] = memref.view %[[DYN]][%[[C0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[BIG:.*]] = memref.memory_space_cast %[[V0]] : memref<16384xf32, #gpu.address_space<workgroup>> to memref<16384xf32, 3>
+// CHECK: %[[C65536:.*]] = arith.constant 65536 : index
+// CHECK: %[[SMALL:.*]] = memref.view %[[DYN]][%[[C65536]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.*}}, %[[BIG]]
+// CHECK: memref.store %{{.*}}, %[[SMALL]]
+// CHECK: func.func @main
+// CHECK: %[[BYTES:.*]] = arith.constant 65568 : i32
+// CHECK: gpu.launch_func @big::@k {{.*}} dynamic_shared_memory_size %[[BYTES]]
+module attributes {gpu.container_module} {
+  gpu.module @big {
+    gpu.func @k(%out: memref<16384xf32>) workgroup(%big : memref<16384xf32, 3>, %small : memref<4xi64, #gpu.address_space<workgroup>>) kernel {
+      %tx = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %v = memref.load %out[%tx] : memref<16384xf32>
+      memref.store %v, %big[%tx] : memref<16384xf32, 3>
+      %i = arith.index_cast %tx : index to i64
+      memref.store %i, %small[%c0] : memref<4xi64, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+  func.func @main(%out: memref<16384xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @big::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<16384xf32>)
+    return
+  }
+}
+
+// -----
+
+// 48 KiB exactly fits the static limit: left alone.
+
+// CHECK-LABEL: gpu.module @fits
+// CHECK: workgroup(%{{.*}} : memref<12288xf32, 3>)
+// CHECK-NOT: gpu.dynamic_shared_memory
+// CHECK-NOT: dynamic_shared_memory_size
+module attributes {gpu.container_module} {
+  gpu.module @fits {
+    gpu.func @k() workgroup(%buf : memref<12288xf32, 3>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @fits::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
