@@ -33,12 +33,14 @@ using namespace mlir;
 static void addOutliningWithHoisting(OpPassManager &pm) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
+  pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       gpumem::createGPUMemLowerGPUCollectivesPass());
+  pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
 }
 
 /// The lowering steps both sides share before their conversion to LLVM.

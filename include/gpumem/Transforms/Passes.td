@@ -313,4 +313,29 @@ def GPUMemMoveLargeSharedToDynamicPass
   ];
 }
 
+def GPUMemCheckDynamicSharedBoundsPass
+    : Pass<"gpumem-check-dynamic-shared-bounds", "::mlir::ModuleOp"> {
+  let summary = "Reject views of gpu.dynamic_shared_memory that reach past "
+                "the constant size a launch passes";
+  let description = [{
+    For every `gpu.launch` or `gpu.launch_func` whose dynamic shared memory
+    size is a constant (no size is 0 bytes), every view of
+    `gpu.dynamic_shared_memory` in the launch body or kernel with constant
+    bounds (`memref.view` with a
+    constant byte offset and a static shape, `memref.subview` and
+    `memref.reinterpret_cast` with static offsets, sizes and strides) must
+    lie within those bytes; one that does not is an error at the view, with
+    a note at the launch. Views whose bounds are not constant are left to
+    run time. The pipelines run it before outlining (host constants are
+    still visible in launch bodies) and after.
+
+    ```mlir
+    // error: 'memref.view' op reads bytes [0, 4096) of dynamic shared memory,
+    // but the launch passes only 1024 bytes
+    %v = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>>
+                                   to memref<1024xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES
