@@ -26,22 +26,26 @@
 
 namespace gpumem_cuda_test {
 
+/// Every control and query function of the fake driver, for X-macros.
+#define GPUMEM_FAKE_CUDA_FUNCTIONS(X)                                          \
+  X(Reset)                                                                     \
+  X(CallLogSize)                                                               \
+  X(CallLogEntry)                                                              \
+  X(SetDeviceCount)                                                            \
+  X(SetInitResult)                                                             \
+  X(Fail)                                                                      \
+  X(SetMaxSharedPerBlockOptin)                                                 \
+  X(SetStaticSharedBytes)                                                      \
+  X(SetMemInfo)                                                                \
+  X(SetJitLog)                                                                 \
+  X(SetDeinitialized)                                                          \
+  X(Deinitialized)
+
 /// The fake driver's control and query functions, from the same loaded
 /// copy the runtime uses (dlopen of one path gives one object).
 struct FakeCuda {
 #define FAKE_FUNCTION(name) decltype(&::fakeCuda##name) name;
-  FAKE_FUNCTION(Reset)
-  FAKE_FUNCTION(CallLogSize)
-  FAKE_FUNCTION(CallLogEntry)
-  FAKE_FUNCTION(SetDeviceCount)
-  FAKE_FUNCTION(SetInitResult)
-  FAKE_FUNCTION(Fail)
-  FAKE_FUNCTION(SetMaxSharedPerBlockOptin)
-  FAKE_FUNCTION(SetStaticSharedBytes)
-  FAKE_FUNCTION(SetMemInfo)
-  FAKE_FUNCTION(SetJitLog)
-  FAKE_FUNCTION(SetDeinitialized)
-  FAKE_FUNCTION(Deinitialized)
+  GPUMEM_FAKE_CUDA_FUNCTIONS(FAKE_FUNCTION)
 #undef FAKE_FUNCTION
 
   /// Every call recorded since the last Reset, or only those of `symbol`.
@@ -85,18 +89,7 @@ inline FakeCuda &fake() {
     std::fprintf(stderr, "the fake driver has no fakeCuda" #name "\n");        \
     std::exit(3);                                                              \
   }
-    FAKE_FUNCTION(Reset)
-    FAKE_FUNCTION(CallLogSize)
-    FAKE_FUNCTION(CallLogEntry)
-    FAKE_FUNCTION(SetDeviceCount)
-    FAKE_FUNCTION(SetInitResult)
-    FAKE_FUNCTION(Fail)
-    FAKE_FUNCTION(SetMaxSharedPerBlockOptin)
-    FAKE_FUNCTION(SetStaticSharedBytes)
-    FAKE_FUNCTION(SetMemInfo)
-    FAKE_FUNCTION(SetJitLog)
-    FAKE_FUNCTION(SetDeinitialized)
-    FAKE_FUNCTION(Deinitialized)
+    GPUMEM_FAKE_CUDA_FUNCTIONS(FAKE_FUNCTION)
 #undef FAKE_FUNCTION
     return functions;
   }();
