@@ -130,15 +130,21 @@ void launchPlain(long launches) {
   CU_CHECK(cuStreamDestroy(stream));
 }
 
+/// The allocation sizes and pair counts both paths measure.
+struct AllocCase {
+  size_t bytes;
+  long pairs;
+};
+constexpr AllocCase kAllocCases[] = {
+    {256, 10000}, {64 << 10, 10000}, {16 << 20, 1000}};
+
 void allocPlain() {
   init();
   CUstream stream;
   CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  const size_t sizes[] = {256, 64 << 10, 16 << 20};
-  const long counts[] = {10000, 10000, 1000};
-  for (int s = 0; s < 3; ++s) {
-    size_t bytes = sizes[s];
-    long pairs = counts[s];
+  for (const AllocCase &allocCase : kAllocCases) {
+    size_t bytes = allocCase.bytes;
+    long pairs = allocCase.pairs;
     long warmup = pairs / 100;
     auto sync = [&](long n) {
       for (long i = 0; i < n; ++i) {
@@ -192,11 +198,9 @@ void launchMgpu(long launches) {
 
 void allocMgpu() {
   void *stream = mgpuStreamCreate();
-  const size_t sizes[] = {256, 64 << 10, 16 << 20};
-  const long counts[] = {10000, 10000, 1000};
-  for (int s = 0; s < 3; ++s) {
-    size_t bytes = sizes[s];
-    long pairs = counts[s];
+  for (const AllocCase &allocCase : kAllocCases) {
+    size_t bytes = allocCase.bytes;
+    long pairs = allocCase.pairs;
     long warmup = pairs / 100;
     auto run = [&](void *on, long n) {
       for (long i = 0; i < n; ++i) {
