@@ -196,6 +196,10 @@ private:
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
   int64_t moduleArenaBytes = 0;
   SmallVector<Attribute> kernelTable;
+  /// Generated kernel implementations: they take the context already.
+  llvm::DenseSet<Operation *> hasContext;
+  /// Generated run_thread/run_block wrappers: (params, ctx), no GPU ops.
+  llvm::DenseSet<Operation *> wrappers;
 };
 
 LogicalResult ABILowering::run() {
@@ -363,6 +367,9 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   replaceAttributions(impl);
   if (blockImpl)
     replaceAttributions(blockImpl);
+  hasContext.insert(impl);
+  if (blockImpl)
+    hasContext.insert(blockImpl);
 
   // The stub keeps the kernel's name and signature for the host side.
   Block *stubEntry = new Block();
@@ -412,9 +419,8 @@ void ABILowering::addContextArguments() {
     if (func.isExternal())
       continue;
     withContext.insert(func.getSymNameAttr());
-    // Kernel implementations already have theirs.
-    if (func.getName().starts_with("__gpumem_kernel_") ||
-        func.getName().starts_with("__gpumem_run_"))
+    // Kernel implementations and wrappers already have theirs.
+    if (hasContext.contains(func) || wrappers.contains(func))
       continue;
     (void)func.insertArgument(func.getNumArguments(), ptr, DictionaryAttr(),
                               func.getLoc());
@@ -423,14 +429,14 @@ void ABILowering::addContextArguments() {
     if (!withContext.contains(call.getCalleeAttr().getAttr()))
       return;
     auto caller = call->getParentOfType<func::FuncOp>();
-    if (caller.getName().starts_with("__gpumem_run_"))
+    if (wrappers.contains(caller))
       return; // wrappers pass the context explicitly
     call.getOperandsMutable().append(caller.getArguments().back());
   });
 }
 
 LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
-  if (func.getName().starts_with("__gpumem_run_"))
+  if (wrappers.contains(func))
     return success();
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i32 = IntegerType::get(context, 32);
@@ -637,6 +643,7 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
                                         (prefix + stub.getName()).str(),
                                         wrapperType);
     wrapper.setPrivate();
+    wrappers.insert(wrapper);
     Block *entry = wrapper.addEntryBlock();
     body.setInsertionPointToStart(entry);
     numParams = 0;

@@ -163,3 +163,28 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A user function whose name looks like a generated one is still a device
+// function: it gets the context argument, and its thread id is lowered.
+
+// CHECK-LABEL: gpu.module @names
+// CHECK: func.func @__gpumem_run_helper(%{{.*}}: memref<32xf32>, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: llvm.getelementptr %[[CTX]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: func.func private @__gpumem_kernel_k(%{{.*}}: memref<32xf32>, %[[KCTX:.*]]: !llvm.ptr)
+// CHECK: call @__gpumem_run_helper(%{{.*}}, %[[KCTX]])
+module attributes {gpu.container_module} {
+  gpu.module @names {
+    func.func @__gpumem_run_helper(%out: memref<32xf32>) {
+      %tx = gpu.thread_id x
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %out[%tx] : memref<32xf32>
+      return
+    }
+    gpu.func @k(%out: memref<32xf32>) kernel {
+      func.call @__gpumem_run_helper(%out) : (memref<32xf32>) -> ()
+      gpu.return
+    }
+  }
+}
