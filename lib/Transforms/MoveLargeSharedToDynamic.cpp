@@ -4,7 +4,8 @@
 // shared memory instead, and their launches pass the bytes.
 //
 // Algorithm, per kernel gpu.func of every gpu.module:
-//  1. Lay the workgroup attributions out at 16-byte aligned offsets; stop
+//  1. Lay the workgroup attributions out at offsets aligned as
+//     getWorkgroupBufferAlignment says (16 bytes or more); stop
 //     when the total fits the chip's static limit.
 //  2. Over the chip's per-block maximum: an error at the kernel.
 //  3. Replace each attribution by a memref.view of gpu.dynamic_shared_memory
@@ -16,6 +17,7 @@
 
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -33,8 +35,6 @@ namespace gpumem {
 using namespace mlir;
 
 namespace {
-
-constexpr uint64_t kBufferAlignment = 16;
 
 struct MoveLargeSharedToDynamicPass
     : gpumem::impl::GPUMemMoveLargeSharedToDynamicPassBase<
@@ -57,9 +57,9 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
   uint64_t total = 0;
   for (BlockArgument arg : kernel.getWorkgroupAttributions()) {
     auto type = cast<MemRefType>(arg.getType());
-    total = llvm::alignTo(total, kBufferAlignment);
+    total = llvm::alignTo(total, gpumem::getWorkgroupBufferAlignment(type, layout));
     offsets.push_back(total);
-    total += type.getNumElements() * layout.getTypeSize(type.getElementType());
+    total += gpumem::getWorkgroupBufferBytes(type, layout);
   }
   if (total <= target.staticSharedBytes)
     return uint64_t(0);

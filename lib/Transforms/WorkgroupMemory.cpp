@@ -5,6 +5,9 @@
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+
+#include <algorithm>
 
 using namespace mlir;
 
@@ -22,4 +25,16 @@ bool gpumem::isWorkgroupMemorySpace(Attribute memorySpace) {
 bool gpumem::isWorkgroupMemRef(Type type) {
   auto memref = dyn_cast<BaseMemRefType>(type);
   return memref && isWorkgroupMemorySpace(memref.getMemorySpace());
+}
+
+uint64_t gpumem::getWorkgroupBufferBytes(MemRefType type,
+                                         const DataLayout &layout) {
+  return type.getNumElements() * layout.getTypeSize(type.getElementType());
+}
+
+uint64_t gpumem::getWorkgroupBufferAlignment(MemRefType type,
+                                             const DataLayout &layout) {
+  constexpr uint64_t kMinAlignment = 16;
+  return std::max<uint64_t>(kMinAlignment,
+                            layout.getTypeABIAlignment(type.getElementType()));
 }

@@ -57,3 +57,27 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Offsets follow each buffer's alignment: vector<8xf32> needs 32 bytes, so
+// after a 4-byte buffer it starts at 32, not 16.
+
+// CHECK-LABEL: gpu.module @aligned
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: memref.view %[[DYN]][%[[C32]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xvector<8xf32>, #gpu.address_space<workgroup>>
+// CHECK: %[[BYTES:.*]] = arith.constant 65568 : i32
+// CHECK: dynamic_shared_memory_size %[[BYTES]]
+module attributes {gpu.container_module} {
+  gpu.module @aligned {
+    gpu.func @k() workgroup(%small : memref<4xi8, 3>, %big : memref<2048xvector<8xf32>, 3>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @aligned::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}

@@ -10,6 +10,12 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cstdint>
+
+namespace mlir {
+class DataLayout;
+} // namespace mlir
+
 namespace gpumem {
 
 /// True when `memorySpace` names GPU workgroup (shared) memory.
@@ -17,6 +23,15 @@ bool isWorkgroupMemorySpace(mlir::Attribute memorySpace);
 
 /// True when `type` is a memref in workgroup memory.
 bool isWorkgroupMemRef(mlir::Type type);
+
+/// The bytes of a static workgroup buffer of `type`.
+uint64_t getWorkgroupBufferBytes(mlir::MemRefType type,
+                                 const mlir::DataLayout &layout);
+
+/// The alignment of a workgroup buffer of `type`: 16 bytes, or its element's
+/// when that is larger (docs/workgroup-memory.md).
+uint64_t getWorkgroupBufferAlignment(mlir::MemRefType type,
+                                     const mlir::DataLayout &layout);
 
 } // namespace gpumem
 

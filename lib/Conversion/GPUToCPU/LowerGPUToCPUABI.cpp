@@ -153,17 +153,6 @@ static int32_t abiShuffleMode(gpu::ShuffleMode mode) {
   llvm_unreachable("unknown shuffle mode");
 }
 
-/// Alignment in bytes of a workgroup buffer of `type`: 16, or more when the
-/// element needs it.
-static uint64_t bufferAlignment(MemRefType type, const DataLayout &layout) {
-  return std::max<uint64_t>(GPUMEM_SHARED_ALIGNMENT,
-                            layout.getTypeABIAlignment(type.getElementType()));
-}
-
-static uint64_t bufferBytes(MemRefType type, const DataLayout &layout) {
-  return type.getNumElements() * layout.getTypeSize(type.getElementType());
-}
-
 /// The rewrite of one gpu.module, with the state it builds up.
 class ABILowering {
 public:
@@ -278,12 +267,12 @@ LogicalResult ABILowering::layOutModuleGlobals() {
       return global.emitOpError()
              << "workgroup globals on the cpu target must be uninitialized, "
                 "of static shape and identity layout";
-    uint64_t alignment = bufferAlignment(type, layout);
+    uint64_t alignment = getWorkgroupBufferAlignment(type, layout);
     if (std::optional<uint64_t> wanted = global.getAlignment())
       alignment = std::max(alignment, *wanted);
     moduleArenaBytes = llvm::alignTo(moduleArenaBytes, alignment);
     globalOffsets[global.getSymNameAttr()] = moduleArenaBytes;
-    moduleArenaBytes += bufferBytes(type, layout);
+    moduleArenaBytes += getWorkgroupBufferBytes(type, layout);
   }
   return success();
 }
@@ -338,9 +327,9 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   SmallVector<int64_t> offsets;
   for (unsigned i = 0; i < numWorkgroup; ++i) {
     auto memref = cast<MemRefType>(entry.getArgument(firstAttribution + i).getType());
-    arenaBytes = llvm::alignTo(arenaBytes, bufferAlignment(memref, layout));
+    arenaBytes = llvm::alignTo(arenaBytes, getWorkgroupBufferAlignment(memref, layout));
     offsets.push_back(arenaBytes);
-    arenaBytes += bufferBytes(memref, layout);
+    arenaBytes += getWorkgroupBufferBytes(memref, layout);
   }
   // Attributions: arena views and per-thread allocas.
   auto replaceAttributions = [&](func::FuncOp func) {
