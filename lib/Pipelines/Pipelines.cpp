@@ -26,8 +26,9 @@
 using namespace mlir;
 
 /// Synchronous memory ops given streams, launch sizes checked, then workgroup
-/// allocations hoisted before and after
-/// kernel outlining, then collectives rewritten into shuffles. Math ops
+/// allocations hoisted before and after kernel outlining, collectives
+/// rewritten into shuffles, and dynamic-size workgroup allocations packed
+/// into dynamic shared memory (after the bounds check of the user's views). Math ops
 /// without an LLVM lowering (math.ipowi) become calls to generated functions
 /// first, so that outlining clones those into the gpu.module with the kernel.
 static void addOutliningWithHoisting(OpPassManager &pm) {
@@ -41,6 +42,7 @@ static void addOutliningWithHoisting(OpPassManager &pm) {
   pm.addNestedPass<gpu::GPUModuleOp>(
       gpumem::createGPUMemLowerGPUCollectivesPass());
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
+  pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
 }
 
 /// The lowering steps both sides share before their conversion to LLVM.
@@ -89,6 +91,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
 
   pm.addPass(createConvertNVGPUToNVVMPass());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createGPUMemReadDynamicSharedSizeNVVMPass());
   addStructuredLowering(device);
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createGPUMemFinalizeNVVMSharedMemoryPass());

@@ -10,8 +10,9 @@
 //     into a gpu.module is a leftover host copy.
 //  2. For each workgroup allocation, find its context: the enclosing
 //     gpu.launch or kernel gpu.func, a device function inside a gpu.module,
-//     or a function outside any gpu.module. Check it: static shape (else a
-//     thread-dependent or "not supported yet" error), identity layout, and
+//     or a function outside any gpu.module. Check it: static shape, or in a
+//     kernel a dynamic size that does not depend on the thread id (left in
+//     place for gpumem-pack-dynamic-workgroup-allocs), identity layout, and
 //     no escape (every use is followed through views, casts, loop-carried and
 //     yielded values; a return, a store of the buffer itself, an op that is
 //     neither a view nor a memory access, or a call without a body is an
@@ -318,18 +319,23 @@ static AllocContext classify(Operation *alloc,
   return AllocContext::OutlinedLater;
 }
 
-/// Checks that `alloc`, a workgroup allocation, can become one static buffer
-/// per block.
-static LogicalResult checkStaticBuffer(Operation *alloc, MemRefType type) {
+/// Checks that `alloc`, a workgroup allocation in `context`, can become one
+/// buffer per block: static, or dynamic with a thread-invariant size in a
+/// kernel (gpumem-pack-dynamic-workgroup-allocs packs those after
+/// outlining).
+static LogicalResult checkBlockBuffer(Operation *alloc, MemRefType type,
+                                      AllocContext context) {
   if (!type.hasStaticShape()) {
     for (Value size : alloc->getOperands())
       if (dependsOnThreadId(size))
         return alloc->emitOpError()
                << "workgroup allocation size depends on the thread id; every "
                   "thread of a block must allocate the same size";
-    return alloc->emitOpError()
-           << "dynamic-size workgroup allocation of type " << type
-           << " is not supported yet";
+    if (context != AllocContext::Kernel)
+      return alloc->emitOpError()
+             << "dynamic-size workgroup allocation of type " << type
+             << " in a device function is not supported; allocate it in the "
+                "kernel and pass the buffer to the function";
   }
   if (!type.getLayout().isIdentity())
     return alloc->emitOpError()
@@ -383,7 +389,7 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
       anyError = true;
       continue;
     }
-    if (failed(checkStaticBuffer(alloc, type))) {
+    if (failed(checkBlockBuffer(alloc, type, context))) {
       anyError = true;
       continue;
     }
@@ -397,6 +403,8 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
       continue;
     for (memref::DeallocOp dealloc : *deallocs)
       dealloc.erase();
+    if (!type.hasStaticShape())
+      continue; // packed after outlining
     if (context == AllocContext::Kernel)
       hoistToAttribution(alloc, type);
     else

@@ -10,9 +10,11 @@
 //  2. Over the chip's per-block maximum: an error at the kernel.
 //  3. Replace each attribution by a memref.view of gpu.dynamic_shared_memory
 //     at its offset (cast to the attribution's memory-space spelling), drop
-//     the attributions.
+//     the attributions. The kernel's own gpu.dynamic_shared_memory (the
+//     user's, or dynamic-size buffers packed there) becomes a view starting
+//     after the moved buffers.
 //  4. Every gpu.launch_func of the kernel passes the total as its dynamic
-//     shared memory size.
+//     shared memory size, plus the size it passed already.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Support/NVIDIATarget.h"
@@ -68,16 +70,8 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
            << "uses " << total << " bytes of workgroup memory; "
            << target.name.str() << " allows at most "
            << target.maxSharedBytesPerBlock << " per block";
-  WalkResult dynamicUse = kernel.walk([](gpu::DynamicSharedMemoryOp op) {
-    return WalkResult::interrupt();
-  });
-  if (dynamicUse.wasInterrupted())
-    return kernel.emitOpError()
-           << "uses " << total << " bytes of workgroup memory, more than the "
-           << target.staticSharedBytes
-           << " bytes of static shared memory, and gpu.dynamic_shared_memory "
-              "too; moving its buffers into dynamic shared memory next to its "
-              "own dynamic data is not supported yet";
+  SmallVector<gpu::DynamicSharedMemoryOp> ownDynamic;
+  kernel.walk([&](gpu::DynamicSharedMemoryOp op) { ownDynamic.push_back(op); });
 
   MLIRContext *context = &getContext();
   Block &entry = kernel.getBody().front();
@@ -88,6 +82,22 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
       builder, loc,
       MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
+  // The kernel's own dynamic data moves up past the moved buffers, to the
+  // next 16-byte boundary: each gpu.dynamic_shared_memory becomes a view
+  // there whose size is what the launch passed on top of them.
+  total = llvm::alignTo(total, 16);
+  if (!ownDynamic.empty()) {
+    Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value start = arith::ConstantIndexOp::create(builder, loc, total);
+    Value all = memref::DimOp::create(builder, loc, dynamic, c0);
+    Value own = arith::SubIOp::create(builder, loc, all, start);
+    Value shifted = memref::ViewOp::create(builder, loc, dynamic.getType(),
+                                           dynamic, start, ValueRange{own});
+    for (gpu::DynamicSharedMemoryOp op : ownDynamic) {
+      op.replaceAllUsesWith(shifted);
+      op.erase();
+    }
+  }
   SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
   for (auto [arg, offset] : llvm::zip(attributions, offsets)) {
     auto type = cast<MemRefType>(arg.getType());
@@ -133,18 +143,11 @@ void MoveLargeSharedToDynamicPass::runOnOperation() {
       if (launch.getKernelModuleName() != gpuModule.getNameAttr() ||
           launch.getKernelName() != kernel.getNameAttr())
         return;
-      if (launch.getDynamicSharedMemorySize()) {
-        launch.emitOpError()
-            << "passes a dynamic shared memory size to kernel '"
-            << kernel.getName() << "', whose " << *bytes
-            << " bytes of workgroup memory go into dynamic shared memory; "
-               "combining both is not supported yet";
-        failedAny = true;
-        return;
-      }
       OpBuilder builder(launch);
       Value size = arith::ConstantIntOp::create(builder, launch.getLoc(),
                                                 builder.getI32Type(), *bytes);
+      if (Value own = launch.getDynamicSharedMemorySize())
+        size = arith::AddIOp::create(builder, launch.getLoc(), size, own);
       launch.getDynamicSharedMemorySizeMutable().assign(size);
     });
   });

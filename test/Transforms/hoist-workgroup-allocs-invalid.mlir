@@ -27,12 +27,24 @@ gpu.module @kernels {
 
 // -----
 
-func.func @dynamic_size(%n: index) {
+gpu.module @kernels {
+  func.func @dynamic_size_in_device_function(%n: index) {
+    // expected-error @+1 {{dynamic-size workgroup allocation of type 'memref<?xf32, 3>' in a device function is not supported; allocate it in the kernel and pass the buffer to the function}}
+    %buf = memref.alloca(%n) : memref<?xf32, 3>
+    return
+  }
+}
+
+// -----
+
+func.func @dynamic_size_escapes(%n: index, %out: memref<memref<?xf32, 3>>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    // expected-error @+1 {{dynamic-size workgroup allocation of type 'memref<?xf32, 3>' is not supported yet}}
+    // expected-error @+1 {{workgroup buffer is stored to memory by 'memref.store'}}
     %buf = memref.alloca(%n) : memref<?xf32, 3>
+    // expected-note @+1 {{escaping use here}}
+    memref.store %buf, %out[] : memref<memref<?xf32, 3>>
     gpu.terminator
   }
   return

@@ -81,3 +81,45 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// 64 KiB + 4 bytes of attributions next to the kernel's own dynamic data:
+// the buffers take [0, 65540), the kernel's gpu.dynamic_shared_memory becomes
+// a view starting at the next 16-byte boundary, 65552, whose size is what
+// the launch passed, and the launch passes 65552 bytes more.
+
+// CHECK-LABEL: gpu.module @own
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[START:.*]] = arith.constant 65552 : index
+// CHECK: %[[ALL:.*]] = memref.dim %[[DYN]], %[[C0]]
+// CHECK: %[[OWN:.*]] = arith.subi %[[ALL]], %[[START]] : index
+// CHECK: %[[SHIFTED:.*]] = memref.view %[[DYN]][%[[START]]][%[[OWN]]] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SHIFTED]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.dynamic_shared_memory
+// CHECK: func.func @main
+// CHECK: %[[USER:.*]] = arith.constant 32 : i32
+// CHECK: %[[MOVED:.*]] = arith.constant 65552 : i32
+// CHECK: %[[SUM:.*]] = arith.addi %[[MOVED]], %[[USER]] : i32
+// CHECK: gpu.launch_func @own::@k {{.*}} dynamic_shared_memory_size %[[SUM]]
+module attributes {gpu.container_module} {
+  gpu.module @own {
+    gpu.func @k(%out: memref<8xf32>) workgroup(%big : memref<16384xf32, 3>, %small : memref<1xf32, 3>) kernel {
+      %tx = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %mine = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %big[%tx] : memref<16384xf32, 3>
+      memref.store %v, %mine[%tx] : memref<8xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %small[%c0] : memref<1xf32, 3>
+      gpu.return
+    }
+  }
+  func.func @main(%out: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    %bytes = arith.constant 32 : i32
+    gpu.launch_func @own::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %bytes args(%out : memref<8xf32>)
+    return
+  }
+}

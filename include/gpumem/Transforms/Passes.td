@@ -34,9 +34,13 @@ def GPUMemHoistWorkgroupAllocsPass
       longer called from host code is erased, so it cannot break the host
       lowering.
 
+    A dynamic-size allocation in a kernel is checked, its deallocs are
+    erased and it stays in place: `gpumem-pack-dynamic-workgroup-allocs`
+    packs it into dynamic shared memory after outlining.
+
     Private allocations (`#gpu.address_space<private>`, `5`, or the default
     space) are left alone. The pass reports, at the allocation, a size that
-    depends on the thread id, a dynamic size (not supported yet), a buffer
+    depends on the thread id, a dynamic size in a device function, a buffer
     that escapes (returned, stored to memory, or passed to an op the pass
     cannot see through), a non-identity layout, and workgroup memory
     allocated in host code.
@@ -268,6 +272,29 @@ def GPUMemFinalizeNVVMSharedMemoryPass
   }];
 }
 
+def GPUMemReadDynamicSharedSizeNVVMPass
+    : Pass<"gpumem-read-dynamic-shared-size-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make memref.dim of gpu.dynamic_shared_memory read the "
+                "launch's size on NVIDIA GPUs";
+  let description = [{
+    Upstream's NVVM lowering gives the descriptor of
+    `gpu.dynamic_shared_memory` a size of 0, so `memref.dim` of it is 0 on
+    the GPU (the cpu target gives the launch's bytes). Before the NVVM
+    lowering, this pass replaces every `memref.dim` of a
+    `gpu.dynamic_shared_memory` by a read of PTX's `%dynamic_smem_size`
+    register, the bytes the launch passed.
+
+    ```mlir
+    %n = memref.dim %dyn, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+    // becomes
+    %r = llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.dynamic_smem_size"() : () -> i32
+    %n = arith.index_castui %r : i32 to index
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def GPUMemMoveLargeSharedToDynamicPass
     : Pass<"gpumem-move-large-shared-to-dynamic", "::mlir::ModuleOp"> {
   let summary = "Move the workgroup attributions of kernels over the 48 KiB "
@@ -284,9 +311,13 @@ def GPUMemMoveLargeSharedToDynamicPass
     bytes as its dynamic shared memory size. More than the chip's maximum is
     an error naming the kernel, the bytes and the limit.
 
-    Not supported yet (a located error): such a kernel that also uses
-    `gpu.dynamic_shared_memory` itself, or a launch of it that already
-    passes a dynamic shared memory size.
+    The kernel's own dynamic shared memory (`gpu.dynamic_shared_memory`
+    written by the user, or dynamic-size buffers packed there by
+    `gpumem-pack-dynamic-workgroup-allocs`) moves up: it becomes a view that
+    starts after the moved buffers (at a 16-byte boundary) and whose size is
+    what the launch passed, and the launch passes the moved bytes on top.
+    When the total is known only at run time, the CUDA runtime reports a
+    launch over the device's maximum, naming the kernel.
 
     Before:
     ```mlir
@@ -336,6 +367,67 @@ def GPUMemCheckDynamicSharedBoundsPass
                                    to memref<1024xf32, #gpu.address_space<workgroup>>
     ```
   }];
+}
+
+def GPUMemPackDynamicWorkgroupAllocsPass
+    : Pass<"gpumem-pack-dynamic-workgroup-allocs", "::mlir::ModuleOp"> {
+  let summary = "Pack dynamic-size workgroup allocations of kernels into "
+                "dynamic shared memory, sized on the host at each launch";
+  let description = [{
+    A `memref.alloc(%n)` or `memref.alloca(%n)` in workgroup space inside an
+    outlined kernel (left in place by `gpumem-hoist-workgroup-allocs`) gets
+    one buffer per block, like a static one, carved out of the kernel's
+    dynamic shared memory:
+
+    * the ops that compute the sizes must be free of memory effects and end
+      at kernel arguments, constants, `gpu.block_dim` or `gpu.grid_dim`; a
+      size that depends on the thread id, the block id, a load inside the
+      kernel or a loop variable is a located error;
+    * the buffers follow the launch's own dynamic shared memory bytes (the
+      user's bytes come first, rounded up to 16), in program order, each at
+      an offset aligned to 16 bytes or its element's alignment (or the
+      allocation's `alignment` when larger);
+    * the kernel gets a trailing `index` argument, the offset where the
+      buffers start, and each allocation becomes a `memref.view` of
+      `gpu.dynamic_shared_memory` at its offset (offsets computed at the
+      kernel's entry); deallocs are erased;
+    * every `gpu.launch_func` of the kernel in the module computes the same
+      layout on the host from its own operands (kernel arguments, block and
+      grid sizes), passes the offset, and passes the total as its dynamic
+      shared memory size (clamped to 2^31-1 so that the runtime reports an
+      oversized launch instead of wrapping it). Launchers outside the module
+      must do the same (docs/workgroup-memory.md).
+
+    Before:
+    ```mlir
+    gpu.func @k(%n: index) kernel {
+      %a = memref.alloca(%n) : memref<?xi32, #gpu.address_space<workgroup>>
+      %b = memref.alloca(%n) : memref<?xi64, #gpu.address_space<workgroup>>
+      ...
+    }
+    gpu.launch_func @m::@k blocks in (...) threads in (...) args(%n : index)
+    ```
+    After:
+    ```mlir
+    gpu.func @k(%n: index, %base: index) kernel {
+      // %a at align16(%base), %b at align16(%a's offset + 4 * %n)
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %a = memref.view %dyn[%offa][%n] : ... to memref<?xi32, #gpu.address_space<workgroup>>
+      %b = memref.view %dyn[%offb][%n] : ... to memref<?xi64, #gpu.address_space<workgroup>>
+      ...
+    }
+    // on the host: the same arithmetic from the launch's operands
+    gpu.launch_func @m::@k blocks in (...) threads in (...)
+        dynamic_shared_memory_size %total args(%n : index, %c0 : index)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Kernels with dynamic-size buffers">,
+    Statistic<"numBuffers", "buffers", "Dynamic-size buffers packed">,
+  ];
 }
 
 #endif // GPUMEM_TRANSFORMS_PASSES

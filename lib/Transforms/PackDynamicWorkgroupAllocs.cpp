@@ -1,0 +1,333 @@
+//===----------------------------------------------------------------------===//
+// gpumem-pack-dynamic-workgroup-allocs: dynamic-size workgroup allocations
+// of outlined kernels become views of dynamic shared memory, and every
+// launch of such a kernel computes the bytes they need on the host.
+//
+// Algorithm, per kernel gpu.func with workgroup memref.alloc/alloca of
+// dynamic shape (gpumem-hoist-workgroup-allocs has hoisted the static ones
+// and left these in place):
+//  1. Slice: the ops inside the kernel that compute each size operand. They
+//     must be free of memory effects and regions, and end at kernel
+//     arguments, constants, gpu.block_dim or gpu.grid_dim; a thread id, a
+//     block id, a load or a loop variable is a located error.
+//  2. Layout, as arithmetic both sides emit alike: the buffers follow the
+//     launch's own dynamic shared memory bytes (the user's bytes first), each
+//     at an offset aligned as getWorkgroupBufferAlignment says.
+//  3. Kernel: a trailing `index` argument receives the (16-aligned) user
+//     bytes; the entry block clones the slices, computes the offsets and each
+//     allocation becomes a memref.view of gpu.dynamic_shared_memory there.
+//  4. Every gpu.launch_func of the kernel clones the slices with kernel
+//     arguments, block and grid dims taken from its own operands, passes the
+//     user bytes as the new argument and the total as its dynamic shared
+//     memory size (clamped to INT32_MAX so that the runtime reports an
+//     oversized launch instead of wrapping it).
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <limits>
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMPACKDYNAMICWORKGROUPALLOCSPASS
+#include "gpumem/Transforms/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+
+namespace {
+
+/// A dynamic-size workgroup allocation of a kernel and what it needs.
+struct DynamicBuffer {
+  Operation *alloc;
+  MemRefType type;
+  SmallVector<Value> sizes; // the kernel's values; they outlive `alloc`
+  uint64_t elementBytes;
+  uint64_t alignment;
+};
+
+/// The kernel-side ops that compute the sizes, each after the ops it uses.
+struct SizeSlice {
+  llvm::SetVector<Operation *> ops;
+};
+
+/// Collects into `slice` the ops of `kernel` that compute `size`, or emits an
+/// error at `alloc` naming what makes the size vary inside the launch.
+LogicalResult collectSizeSlice(gpu::GPUFuncOp kernel, Operation *alloc,
+                               Value size, SizeSlice &slice) {
+  auto fail = [&](Operation *where, const Twine &what) {
+    InFlightDiagnostic diag = alloc->emitOpError()
+                              << "workgroup allocation size " << what
+                              << "; the size must be the same for every "
+                                 "thread and block of a launch, computable on "
+                                 "the host before it";
+    if (where)
+      diag.attachNote(where->getLoc()) << "size computed from here";
+    return failure();
+  };
+  if (auto arg = dyn_cast<BlockArgument>(size)) {
+    if (arg.getOwner() == &kernel.getBody().front() &&
+        arg.getArgNumber() < kernel.getNumArguments())
+      return success();
+    return fail(arg.getOwner()->getParentOp(),
+                "depends on a value defined inside the kernel (a loop "
+                "variable or block argument)");
+  }
+  Operation *def = size.getDefiningOp();
+  if (slice.ops.contains(def))
+    return success();
+  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp,
+          gpu::SubgroupIdOp>(def))
+    return alloc->emitOpError()
+           << "workgroup allocation size depends on the thread id; every "
+              "thread of a block must allocate the same size";
+  if (isa<gpu::BlockIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp>(def))
+    return fail(def, "depends on the block id");
+  if (isa<gpu::ClusterDimOp, gpu::ClusterDimBlocksOp>(def))
+    return fail(def, "depends on the cluster size, which gpumem does not "
+                     "follow");
+  if (isa<gpu::BlockDimOp, gpu::GridDimOp>(def)) {
+    slice.ops.insert(def);
+    return success();
+  }
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return fail(def, "depends on '" + def->getName().getStringRef() +
+                         "', which reads memory or has regions");
+  for (Value operand : def->getOperands())
+    if (failed(collectSizeSlice(kernel, alloc, operand, slice)))
+      return failure();
+  slice.ops.insert(def);
+  return success();
+}
+
+/// `value` rounded up to a multiple of `alignment` (a power of two).
+Value alignUp(OpBuilder &builder, Location loc, Value value,
+              uint64_t alignment) {
+  if (alignment <= 1)
+    return value;
+  Value mask = arith::ConstantIndexOp::create(builder, loc, alignment - 1);
+  Value notMask = arith::ConstantIndexOp::create(
+      builder, loc, ~static_cast<int64_t>(alignment - 1));
+  Value sum = arith::AddIOp::create(builder, loc, value, mask);
+  return arith::AndIOp::create(builder, loc, sum, notMask);
+}
+
+/// The dynamic sizes of `buffer` as mapped by `mapping`.
+SmallVector<Value> mappedSizes(const DynamicBuffer &buffer,
+                               const IRMapping &mapping) {
+  SmallVector<Value> sizes;
+  for (Value size : buffer.sizes)
+    sizes.push_back(mapping.lookupOrDefault(size));
+  return sizes;
+}
+
+/// Emits the layout: the offset of each buffer after `base` bytes; returns
+/// the end of the last buffer.
+Value emitLayout(OpBuilder &builder, Location loc, Value base,
+                 ArrayRef<DynamicBuffer> buffers, const IRMapping &mapping,
+                 SmallVectorImpl<Value> &offsets) {
+  Value end = base;
+  for (const DynamicBuffer &buffer : buffers) {
+    Value offset = alignUp(builder, loc, end, buffer.alignment);
+    offsets.push_back(offset);
+    int64_t staticElements = 1;
+    for (int64_t dim : buffer.type.getShape())
+      if (!ShapedType::isDynamic(dim))
+        staticElements *= dim;
+    Value bytes = arith::ConstantIndexOp::create(
+        builder, loc, staticElements * buffer.elementBytes);
+    for (Value size : mappedSizes(buffer, mapping))
+      bytes = arith::MulIOp::create(builder, loc, bytes, size);
+    end = arith::AddIOp::create(builder, loc, offset, bytes);
+  }
+  return end;
+}
+
+struct PackDynamicWorkgroupAllocsPass
+    : gpumem::impl::GPUMemPackDynamicWorkgroupAllocsPassBase<
+          PackDynamicWorkgroupAllocsPass> {
+  void runOnOperation() override;
+
+private:
+  /// Packs `kernel`'s buffers; false after an error.
+  bool packKernel(gpu::GPUFuncOp kernel, ArrayRef<DynamicBuffer> buffers,
+                  const SizeSlice &slice);
+  /// Makes `launch` compute and pass the bytes `kernel` needs.
+  void updateLaunch(gpu::LaunchFuncOp launch, gpu::GPUFuncOp kernel,
+                    ArrayRef<DynamicBuffer> buffers, const SizeSlice &slice);
+};
+
+bool PackDynamicWorkgroupAllocsPass::packKernel(
+    gpu::GPUFuncOp kernel, ArrayRef<DynamicBuffer> buffers,
+    const SizeSlice &slice) {
+  MLIRContext *context = &getContext();
+  Location loc = kernel.getLoc();
+  auto indexType = IndexType::get(context);
+  unsigned baseIndex = kernel.getNumArguments();
+  if (failed(kernel.insertArgument(baseIndex, indexType, DictionaryAttr(),
+                                   loc))) {
+    kernel.emitOpError() << "cannot take the argument that locates its "
+                            "dynamic-size workgroup buffers";
+    return false;
+  }
+  Block &entry = kernel.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  IRMapping mapping;
+  for (Operation *op : slice.ops)
+    builder.clone(*op, mapping);
+  SmallVector<Value> offsets;
+  emitLayout(builder, loc, entry.getArgument(baseIndex), buffers, mapping,
+             offsets);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  Value dynamic = gpu::DynamicSharedMemoryOp::create(
+      builder, loc,
+      MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  for (auto [buffer, offset] : llvm::zip(buffers, offsets)) {
+    Location allocLoc = buffer.alloc->getLoc();
+    auto viewType =
+        MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
+                        MemRefLayoutAttrInterface(), workgroup);
+    Value view = memref::ViewOp::create(builder, allocLoc, viewType, dynamic,
+                                        offset, mappedSizes(buffer, mapping));
+    if (viewType != buffer.type)
+      view = memref::MemorySpaceCastOp::create(builder, allocLoc, buffer.type,
+                                               view);
+    for (Operation *user :
+         llvm::make_early_inc_range(buffer.alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    buffer.alloc->getResult(0).replaceAllUsesWith(view);
+    buffer.alloc->erase();
+  }
+  return true;
+}
+
+void PackDynamicWorkgroupAllocsPass::updateLaunch(
+    gpu::LaunchFuncOp launch, gpu::GPUFuncOp kernel,
+    ArrayRef<DynamicBuffer> buffers, const SizeSlice &slice) {
+  OpBuilder builder(launch);
+  Location loc = launch.getLoc();
+  IRMapping mapping;
+  Block &entry = kernel.getBody().front();
+  for (auto [arg, operand] :
+       llvm::zip(entry.getArguments().take_front(kernel.getNumArguments() - 1),
+                 launch.getKernelOperands()))
+    mapping.map(arg, operand);
+  auto dim = [&](gpu::Dimension d, Value x, Value y, Value z) {
+    return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+  };
+  for (Operation *op : slice.ops) {
+    if (auto blockDim = dyn_cast<gpu::BlockDimOp>(op)) {
+      mapping.map(blockDim.getResult(),
+                  dim(blockDim.getDimension(), launch.getBlockSizeX(),
+                      launch.getBlockSizeY(), launch.getBlockSizeZ()));
+      continue;
+    }
+    if (auto gridDim = dyn_cast<gpu::GridDimOp>(op)) {
+      mapping.map(gridDim.getResult(),
+                  dim(gridDim.getDimension(), launch.getGridSizeX(),
+                      launch.getGridSizeY(), launch.getGridSizeZ()));
+      continue;
+    }
+    builder.clone(*op, mapping);
+  }
+
+  // The user's bytes first, 16-aligned; then the buffers.
+  Value base;
+  if (Value userBytes = launch.getDynamicSharedMemorySize()) {
+    Value asIndex = arith::IndexCastUIOp::create(
+        builder, loc, builder.getIndexType(), userBytes);
+    base = alignUp(builder, loc, asIndex, 16);
+  } else {
+    base = arith::ConstantIndexOp::create(builder, loc, 0);
+  }
+  SmallVector<Value> offsets;
+  Value total = emitLayout(builder, loc, base, buffers, mapping, offsets);
+  Value limit = arith::ConstantIndexOp::create(
+      builder, loc, std::numeric_limits<int32_t>::max());
+  Value clamped = arith::MinUIOp::create(builder, loc, total, limit);
+  Value bytes = arith::IndexCastUIOp::create(builder, loc,
+                                             builder.getI32Type(), clamped);
+  launch.getDynamicSharedMemorySizeMutable().assign(bytes);
+  launch.getKernelOperandsMutable().append(base);
+}
+
+void PackDynamicWorkgroupAllocsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  bool anyError = false;
+  SmallVector<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    if (kernel.isKernel())
+      kernels.push_back(kernel);
+  });
+
+  for (gpu::GPUFuncOp kernel : kernels) {
+    DataLayout layout = DataLayout::closest(kernel);
+    SmallVector<DynamicBuffer> buffers;
+    SizeSlice slice;
+    bool kernelOk = true;
+    kernel.walk([&](Operation *op) {
+      if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+        return;
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (!gpumem::isWorkgroupMemRef(type) || type.hasStaticShape())
+        return;
+      if (!type.getLayout().isIdentity()) {
+        op->emitOpError() << "workgroup allocation with the non-identity "
+                             "layout "
+                          << type.getLayout() << " is not supported";
+        kernelOk = false;
+        return;
+      }
+      SmallVector<Value> sizes =
+          isa<memref::AllocOp>(op)
+              ? llvm::to_vector(cast<memref::AllocOp>(op).getDynamicSizes())
+              : llvm::to_vector(cast<memref::AllocaOp>(op).getDynamicSizes());
+      for (Value size : sizes)
+        if (failed(collectSizeSlice(kernel, op, size, slice))) {
+          kernelOk = false;
+          return;
+        }
+      uint64_t alignment = gpumem::getWorkgroupBufferAlignment(type, layout);
+      if (auto requested = op->getAttrOfType<IntegerAttr>("alignment"))
+        alignment = std::max<uint64_t>(alignment, requested.getInt());
+      buffers.push_back({op, type, sizes,
+                         layout.getTypeSize(type.getElementType()),
+                         alignment});
+    });
+    if (!kernelOk) {
+      anyError = true;
+      continue;
+    }
+    if (buffers.empty())
+      continue;
+    if (!packKernel(kernel, buffers, slice)) {
+      anyError = true;
+      continue;
+    }
+    ++numKernels;
+    numBuffers += buffers.size();
+    auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() == gpuModule.getNameAttr() &&
+          launch.getKernelName() == kernel.getNameAttr())
+        updateLaunch(launch, kernel, buffers, slice);
+    });
+  }
+  if (anyError)
+    signalPassFailure();
+}
+
+} // namespace
