@@ -28,10 +28,12 @@ using namespace mlir;
 /// Synchronous memory ops given streams, launch sizes checked, then workgroup
 /// allocations hoisted before and after kernel outlining, collectives
 /// rewritten into shuffles, and dynamic-size workgroup allocations packed
-/// into dynamic shared memory (after the bounds check of the user's views). Math ops
+/// into dynamic shared memory (after the checks of the user's views, at
+/// compile time and, opted in, at run time). Math ops
 /// without an LLVM lowering (math.ipowi) become calls to generated functions
 /// first, so that outlining clones those into the gpu.module with the kernel.
-static void addOutliningWithHoisting(OpPassManager &pm) {
+static void addOutliningWithHoisting(OpPassManager &pm,
+                                     bool dynamicSharedBoundsChecks) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
@@ -42,6 +44,9 @@ static void addOutliningWithHoisting(OpPassManager &pm) {
   pm.addNestedPass<gpu::GPUModuleOp>(
       gpumem::createGPUMemLowerGPUCollectivesPass());
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
+  if (dynamicSharedBoundsChecks)
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        gpumem::createGPUMemInsertDynamicSharedBoundsChecksPass());
   pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
 }
 
@@ -77,7 +82,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   if (format.empty())
     format = toolkit ? "bin" : "isa";
 
-  addOutliningWithHoisting(pm);
+  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
   GPUMemMoveLargeSharedToDynamicPassOptions large;
   large.chip = options.chip;
   pm.addPass(createGPUMemMoveLargeSharedToDynamicPass(large));
@@ -104,7 +109,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
 
 void gpumem::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
-  addOutliningWithHoisting(pm);
+  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
   GPUMemAttachCPUTargetPassOptions target;
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;

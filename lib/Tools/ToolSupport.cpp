@@ -133,11 +133,15 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   if (target == Target::CPU) {
     CpuPipelineOptions cpuOptions;
     cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
+    cpuOptions.dynamicSharedBoundsChecks =
+        options.checkDynamicSharedBounds.getValue();
     buildCpuPipeline(pm, cpuOptions);
   } else {
     CudaPipelineOptions cudaOptions;
     if (!chip.empty())
       cudaOptions.chip = chip.str();
+    cudaOptions.dynamicSharedBoundsChecks =
+        options.checkDynamicSharedBounds.getValue();
     buildCudaPipeline(pm, cudaOptions);
   }
   return pm.run(module);

@@ -13,12 +13,13 @@
 //  2. Layout, as arithmetic both sides emit alike: the buffers follow the
 //     launch's own dynamic shared memory bytes (the user's bytes first), each
 //     at an offset aligned as getWorkgroupBufferAlignment says.
-//  3. Kernel: a trailing `index` argument receives the (16-aligned) user
-//     bytes; the entry block clones the slices, computes the offsets and each
+//  3. Kernel: a trailing `index` argument receives the user's bytes, which
+//     memref.dim of the user's gpu.dynamic_shared_memory now returns; the
+//     entry block clones the slices, computes the offsets and each
 //     allocation becomes a memref.view of gpu.dynamic_shared_memory there.
 //  4. Every gpu.launch_func of the kernel clones the slices with kernel
-//     arguments, block and grid dims taken from its own operands, passes the
-//     user bytes as the new argument and the total as its dynamic shared
+//     arguments, block and grid dims taken from its own operands, passes its
+//     own dynamic shared memory size as the new argument and the total as its dynamic shared
 //     memory size (clamped to INT32_MAX so that the runtime reports an
 //     oversized launch instead of wrapping it).
 //===----------------------------------------------------------------------===//
@@ -181,13 +182,24 @@ bool PackDynamicWorkgroupAllocsPass::packKernel(
     return false;
   }
   Block &entry = kernel.getBody().front();
+  Value userBytes = entry.getArgument(baseIndex);
+  // The user's view of dynamic shared memory keeps the user's size.
+  SmallVector<memref::DimOp> userDims;
+  kernel.walk([&](memref::DimOp dim) {
+    if (dim.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
+      userDims.push_back(dim);
+  });
+  for (memref::DimOp dim : userDims) {
+    dim.replaceAllUsesWith(userBytes);
+    dim.erase();
+  }
+
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
   IRMapping mapping;
   for (Operation *op : slice.ops)
     builder.clone(*op, mapping);
   SmallVector<Value> offsets;
-  emitLayout(builder, loc, entry.getArgument(baseIndex), buffers, mapping,
-             offsets);
+  emitLayout(builder, loc, userBytes, buffers, mapping, offsets);
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   Value dynamic = gpu::DynamicSharedMemoryOp::create(
@@ -244,24 +256,22 @@ void PackDynamicWorkgroupAllocsPass::updateLaunch(
     builder.clone(*op, mapping);
   }
 
-  // The user's bytes first, 16-aligned; then the buffers.
-  Value base;
-  if (Value userBytes = launch.getDynamicSharedMemorySize()) {
-    Value asIndex = arith::IndexCastUIOp::create(
-        builder, loc, builder.getIndexType(), userBytes);
-    base = alignUp(builder, loc, asIndex, 16);
-  } else {
-    base = arith::ConstantIndexOp::create(builder, loc, 0);
-  }
+  // The user's bytes first, then the buffers (each aligned to 16 or more).
+  Value userBytes;
+  if (Value bytes = launch.getDynamicSharedMemorySize())
+    userBytes = arith::IndexCastUIOp::create(builder, loc,
+                                             builder.getIndexType(), bytes);
+  else
+    userBytes = arith::ConstantIndexOp::create(builder, loc, 0);
   SmallVector<Value> offsets;
-  Value total = emitLayout(builder, loc, base, buffers, mapping, offsets);
+  Value total = emitLayout(builder, loc, userBytes, buffers, mapping, offsets);
   Value limit = arith::ConstantIndexOp::create(
       builder, loc, std::numeric_limits<int32_t>::max());
   Value clamped = arith::MinUIOp::create(builder, loc, total, limit);
   Value bytes = arith::IndexCastUIOp::create(builder, loc,
                                              builder.getI32Type(), clamped);
   launch.getDynamicSharedMemorySizeMutable().assign(bytes);
-  launch.getKernelOperandsMutable().append(base);
+  launch.getKernelOperandsMutable().append(userBytes);
 }
 
 void PackDynamicWorkgroupAllocsPass::runOnOperation() {

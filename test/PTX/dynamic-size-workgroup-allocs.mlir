@@ -1,15 +1,15 @@
 // Dynamic-size workgroup allocations live in the dynamic shared memory
 // region (the external array after the static buffers): ptxas counts only
-// the static 256 bytes. The kernel reads the region's size from
-// %dynamic_smem_size, and takes the offset of its buffers as a trailing
-// parameter.
+// the static 256 bytes. The kernel takes the launch's own dynamic bytes
+// as a trailing parameter (its buffers start after them), which memref.dim
+// of gpu.dynamic_shared_memory returns instead of %dynamic_smem_size.
 
 // RUN: gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa" | gpumem-objects ptx - | FileCheck %s
 // RUN: %if ptxas %{ gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa" | gpumem-objects smem - | FileCheck %s --check-prefix=SMEM %}
 
 // CHECK: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // CHECK: .shared .align 16 .b8 __wg_main_kernel_0[256];
-// CHECK: mov.u32 {{.*}}, %dynamic_smem_size;
+// CHECK-NOT: %dynamic_smem_size
 // CHECK-NOT: __local_depot
 
 // SMEM: main_kernel::main_kernel: 256 bytes shared memory (ptxas -v, sm_90)

@@ -50,7 +50,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The user's bytes come first (rounded up to 16); a size from the block
+// The user's bytes come first; a size from the block
 // size takes the launch's block size operand on the host; a 2-D buffer with
 // one dynamic dimension and the integer memory space gets a cast; an
 // explicit alignment of 64 is kept.
@@ -63,13 +63,16 @@ module attributes {gpu.container_module} {
 // CHECK:         %[[DYN:.*]] = gpu.dynamic_shared_memory
 // CHECK:         %[[V:.*]] = memref.view %[[DYN]][%[[OFF]]][%[[BDX]]] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x?xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.memory_space_cast %[[V]] : memref<4x?xf32, #gpu.address_space<workgroup>> to memref<4x?xf32, 3>
+// memref.dim of the user's dynamic shared memory is the user's bytes.
+// CHECK-NOT:     memref.dim
+// CHECK:         arith.index_cast %[[BASE]] : index to i32
 // CHECK-LABEL: func.func @main(
 // CHECK:         %[[USER:.*]] = arith.constant 100 : i32
 // CHECK:         %[[UI:.*]] = arith.index_castui %[[USER]] : i32 to index
-// CHECK:         %[[UUP:.*]] = arith.addi %[[UI]], %c15
-// CHECK:         %[[HBASE:.*]] = arith.andi %[[UUP]], %c-16
+// CHECK:         %[[UUP:.*]] = arith.addi %[[UI]], %c63
+// CHECK:         %[[HOFF:.*]] = arith.andi %[[UUP]], %c-64
 // CHECK:         arith.muli %c16, %[[THREADS:.*]] : index
-// CHECK:         gpu.launch_func @m::@k blocks in (%{{.*}}) threads in (%[[THREADS]], %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : memref<?xf32>, %[[HBASE]] : index)
+// CHECK:         gpu.launch_func @m::@k blocks in (%{{.*}}) threads in (%[[THREADS]], %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : memref<?xf32>, %[[UI]] : index)
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k(%out: memref<?xf32>) kernel {
@@ -79,6 +82,11 @@ module attributes {gpu.container_module} {
       %tx = gpu.thread_id x
       %v = memref.load %t[%c0, %tx] : memref<4x?xf32, 3>
       memref.store %v, %out[%tx] : memref<?xf32>
+      %user = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %n = memref.dim %user, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+      %nf = arith.index_cast %n : index to i32
+      %nff = arith.sitofp %nf : i32 to f32
+      memref.store %nff, %out[%c0] : memref<?xf32>
       gpu.return
     }
   }

@@ -40,6 +40,12 @@ struct CudaPipelineOptions
       llvm::cl::desc("CUDA toolkit root; default: $CUDA_HOME, $CUDA_PATH, "
                      "/usr/local/cuda, then ptxas on $PATH"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> dynamicSharedBoundsChecks{
+      *this, "dynamic-shared-bounds-checks",
+      llvm::cl::desc("Check every view of gpu.dynamic_shared_memory against "
+                     "the launch's size at run time "
+                     "(gpumem-insert-dynamic-shared-bounds-checks)"),
+      llvm::cl::init(false)};
 };
 
 /// Options of `gpumem-cpu-pipeline`.
@@ -54,6 +60,12 @@ struct CpuPipelineOptions
       llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
                      "machine's (x86-64 for a portable binary)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> dynamicSharedBoundsChecks{
+      *this, "dynamic-shared-bounds-checks",
+      llvm::cl::desc("Check every view of gpu.dynamic_shared_memory against "
+                     "the launch's size at run time "
+                     "(gpumem-insert-dynamic-shared-bounds-checks)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.

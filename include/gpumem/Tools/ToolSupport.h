@@ -38,6 +38,11 @@ struct TargetOptions {
       llvm::cl::desc("Host CPU the cpu target compiles kernels for: an LLVM "
                      "CPU name such as x86-64, or host for this machine's"),
       llvm::cl::init("host")};
+  llvm::cl::opt<bool> checkDynamicSharedBounds{
+      "check-dynamic-shared-bounds",
+      llvm::cl::desc("Stop the program when a kernel views dynamic shared "
+                     "memory past the launch's size (checked at run time)"),
+      llvm::cl::init(false)};
 };
 
 /// Every upstream dialect, extension and LLVM IR translation, plus gpumem's.

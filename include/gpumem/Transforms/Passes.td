@@ -369,6 +369,41 @@ def GPUMemCheckDynamicSharedBoundsPass
   }];
 }
 
+def GPUMemInsertDynamicSharedBoundsChecksPass
+    : Pass<"gpumem-insert-dynamic-shared-bounds-checks",
+           "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Check every view of gpu.dynamic_shared_memory against the "
+                "launch's size at run time";
+  let description = [{
+    Opt-in run-time companion of `gpumem-check-dynamic-shared-bounds`
+    (pipeline option `dynamic-shared-bounds-checks`, `gpumem-run` and
+    `gpumem-compile` flag `--check-dynamic-shared-bounds`). Before every
+    `memref.view`, `memref.subview` or `memref.reinterpret_cast` of a
+    `gpu.dynamic_shared_memory`, the thread computes the bytes the view can
+    address and compares them with `memref.dim` of the dynamic shared memory
+    (the bytes the launch passed). Out of bounds, it prints
+
+    ```
+    gpumem: error: kernel 'k': view of dynamic shared memory at byte offset 64, size 4096 bytes, is past the 1024 bytes the launch passed
+    ```
+
+    and fails a `cf.assert` at the view's location ("view of dynamic shared
+    memory out of bounds"), which stops the program with a non-zero exit on
+    both targets. Each failing thread prints the line. Run it after
+    outlining and before `gpumem-pack-dynamic-workgroup-allocs` and
+    `gpumem-move-large-shared-to-dynamic`, so that it checks only the user's
+    views, against the user's bytes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numChecks", "checks", "Views checked at run time">,
+  ];
+}
+
 def GPUMemPackDynamicWorkgroupAllocsPass
     : Pass<"gpumem-pack-dynamic-workgroup-allocs", "::mlir::ModuleOp"> {
   let summary = "Pack dynamic-size workgroup allocations of kernels into "
@@ -384,17 +419,18 @@ def GPUMemPackDynamicWorkgroupAllocsPass
       size that depends on the thread id, the block id, a load inside the
       kernel or a loop variable is a located error;
     * the buffers follow the launch's own dynamic shared memory bytes (the
-      user's bytes come first, rounded up to 16), in program order, each at
+      user's bytes come first), in program order, each at
       an offset aligned to 16 bytes or its element's alignment (or the
       allocation's `alignment` when larger);
-    * the kernel gets a trailing `index` argument, the offset where the
-      buffers start, and each allocation becomes a `memref.view` of
+    * the kernel gets a trailing `index` argument, the launch's own dynamic
+      shared memory bytes, and each allocation becomes a `memref.view` of
       `gpu.dynamic_shared_memory` at its offset (offsets computed at the
-      kernel's entry); deallocs are erased;
+      kernel's entry); deallocs are erased; `memref.dim` of the user's
+      `gpu.dynamic_shared_memory` returns that argument, the user's bytes;
     * every `gpu.launch_func` of the kernel in the module computes the same
       layout on the host from its own operands (kernel arguments, block and
-      grid sizes), passes the offset, and passes the total as its dynamic
-      shared memory size (clamped to 2^31-1 so that the runtime reports an
+      grid sizes), passes its own bytes as the new argument, and the total
+      as its dynamic shared memory size (clamped to 2^31-1 so that the runtime reports an
       oversized launch instead of wrapping it). Launchers outside the module
       must do the same (docs/workgroup-memory.md).
 
@@ -409,8 +445,8 @@ def GPUMemPackDynamicWorkgroupAllocsPass
     ```
     After:
     ```mlir
-    gpu.func @k(%n: index, %base: index) kernel {
-      // %a at align16(%base), %b at align16(%a's offset + 4 * %n)
+    gpu.func @k(%n: index, %user_bytes: index) kernel {
+      // %a at align16(%user_bytes), %b at align16(%a's offset + 4 * %n)
       %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
       %a = memref.view %dyn[%offa][%n] : ... to memref<?xi32, #gpu.address_space<workgroup>>
       %b = memref.view %dyn[%offb][%n] : ... to memref<?xi64, #gpu.address_space<workgroup>>
@@ -419,6 +455,7 @@ def GPUMemPackDynamicWorkgroupAllocsPass
     // on the host: the same arithmetic from the launch's operands
     gpu.launch_func @m::@k blocks in (...) threads in (...)
         dynamic_shared_memory_size %total args(%n : index, %c0 : index)
+    // (%c0: this launch passed no bytes of its own)
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -1,4 +1,5 @@
 // RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: gpumem-run --target=cpu --check-dynamic-shared-bounds %s | FileCheck %s --match-full-lines --strict-whitespace
 
 // gpu.dynamic_shared_memory next to a static workgroup buffer. 3 blocks of
 // 64 threads, launched with dynamic_shared_memory_size = 768 bytes. In the

@@ -1,4 +1,5 @@
 // RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: gpumem-run --target=cpu --check-dynamic-shared-bounds %s | FileCheck %s --match-full-lines --strict-whitespace
 
 // Dynamic-size workgroup allocations packed into dynamic shared memory,
 // after the launch's own dynamic bytes. The host loads n = 37 from memory
@@ -12,13 +13,14 @@
 // for t < 5 u[t] = 7k + t. After a barrier, thread 0 sums each buffer. Any
 // overlap (with each other, with u, with st) changes a sum. It also
 // reports that a and b start 16-byte aligned, that a starts at or after u's
-// 20 bytes and b at or after a's end, and the dynamic shared memory size.
+// 20 bytes and b at or after a's end, and the size of the dynamic shared
+// memory the kernel sees: its own 20 bytes (the launch passes 752).
 
 // CHECK:block 0 sums: ( 666, 317827580570, 2032, 10, 2016 )
 // CHECK-NEXT:block 1 sums: ( 37666, 635655160474, 2032, 45, 642016 )
 // CHECK-NEXT:c sums: ( 2032, 2032 )
 // CHECK-NEXT:aligned and apart: ( 1, 1, 1, 1 )
-// CHECK-NEXT:dynamic bytes: 752
+// CHECK-NEXT:dynamic bytes: 20
 
 func.func @main() {
   %c0 = arith.constant 0 : index

@@ -1,4 +1,5 @@
 // RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: gpumem-run --target=cpu --check-dynamic-shared-bounds %s | FileCheck %s --match-full-lines --strict-whitespace
 
 // 64 KiB of static workgroup memory (over NVIDIA's 48 KiB static limit: the
 // cuda pipeline moves it into dynamic shared memory) in the same kernel as
