@@ -33,6 +33,8 @@ DialectRegistry gpumem::createToolRegistry() {
 OwningOpRef<ModuleOp> gpumem::parseInput(StringRef file, MLIRContext &context,
                                          llvm::SourceMgr &sourceMgr) {
   context.loadAllAvailableDialects();
+  // Diagnostics show the source line; the generic form of the op is noise.
+  context.printOpOnDiagnostic(false);
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(file, &error);
   if (!buffer) {

@@ -20,6 +20,15 @@
 // COMPILE: host-alloc.mlir:2:8: error: 'memref.alloc' op allocates workgroup memory in host code
 // COMPILE-NEXT: %b = memref.alloc()
 
+// A dynamic workgroup size that differs between blocks: located at the
+// allocation, with a note at the launch, and without the op's generic form.
+// RUN: not gpumem-run --target=cpu %S/Inputs/block-dependent-size.mlir 2>&1 | FileCheck %s --check-prefix=BLOCKSIZE
+// BLOCKSIZE: block-dependent-size.mlir:7:10: error: 'memref.alloca' op workgroup allocation size depends on the block id; the size must be the same for every thread and block of a launch, computable on the host before it
+// BLOCKSIZE-NEXT: %a = memref.alloca(%n)
+// BLOCKSIZE-NOT: see current operation
+// BLOCKSIZE: block-dependent-size.mlir:4:3: note: size computed from here
+// BLOCKSIZE-NOT: see current operation
+
 // RUN: gpumem-run --target=cpu -e answer --entry-point-result=i32 %s | FileCheck %s --check-prefix=I32
 // I32: 42
 
