@@ -56,6 +56,14 @@ TEST_F(CPURuntimeDeathTest, NegativeDynamicSharedMemory) {
               R"(kernel 'empty': negative dynamic shared memory size -16)");
 }
 
+TEST_F(CPURuntimeDeathTest, TooMuchSharedMemory) {
+  EXPECT_EXIT(launch("empty", {1, 1, 1}, {1, 1, 1}, {}, 232449),
+              ExitedWithCode(1),
+              R"(kernel 'empty': a block needs 232449 bytes of shared memory )"
+              R"(\(0 static, 232449 dynamic\); the cpu target allows at most )"
+              R"(232448, like the largest NVIDIA GPU \(sm_90\))");
+}
+
 TEST_F(CPURuntimeDeathTest, WrongNumberOfParameters) {
   int64_t n = 0;
   EXPECT_EXIT(launch("saxpy", {1, 1, 1}, {1, 1, 1}, {&n}), ExitedWithCode(1),

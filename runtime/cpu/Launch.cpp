@@ -5,7 +5,8 @@
 // run, which is what makes streams and events trivial on the CPU.
 //
 // Arena of a block: [static part, staticSharedBytes rounded up to
-// GPUMEM_SHARED_ALIGNMENT][dynamic part, `smem` bytes].
+// GPUMEM_SHARED_ALIGNMENT][dynamic part, `smem` bytes], at most sm_90's
+// 232448 bytes in all, as on the largest NVIDIA GPU.
 //===----------------------------------------------------------------------===//
 
 #include "Launch.h"
@@ -18,6 +19,11 @@
 using namespace gpumem::cpu;
 
 namespace {
+
+/// The most shared memory a block may use: sm_90's per-block opt-in maximum,
+/// the largest of the chips gpumem knows (lib/Support/NVIDIATarget.cpp).
+/// A program that fits here may still be too large for a smaller chip.
+constexpr int64_t kMaxSharedBytesPerBlock = 232448;
 
 /// a * b * c of positive values, or -1 past INT64_MAX.
 int64_t product(int64_t a, int64_t b, int64_t c) {
@@ -74,6 +80,13 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
   info.staticBytes = int64_t(
       alignTo(uint64_t(kernel->staticSharedBytes), GPUMEM_SHARED_ALIGNMENT));
   info.dynamicBytes = smem;
+  if (info.staticBytes + info.dynamicBytes > kMaxSharedBytesPerBlock)
+    fatal("kernel '%s': a block needs %lld bytes of shared memory (%lld "
+          "static, %d dynamic); the cpu target allows at most %lld, like the "
+          "largest NVIDIA GPU (sm_90)",
+          name, (long long)(info.staticBytes + info.dynamicBytes),
+          (long long)info.staticBytes, smem,
+          (long long)kMaxSharedBytesPerBlock);
   if (kernel->runBlock && !kernel->needsFibers)
     info.mode = BlockMode::Block;
   else if (!kernel->needsFibers || info.threadsPerBlock == 1)
