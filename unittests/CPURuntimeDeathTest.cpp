@@ -224,6 +224,19 @@ TEST_F(CPURuntimeDeathTest, JITLoadingPTX) {
               R"(\(mgpuModuleLoadJIT\))");
 }
 
+//--- Memory hints ----------------------------------------------------------//
+
+TEST_F(CPURuntimeDeathTest, MemoryHintsWithUnknownValues) {
+  EXPECT_EXIT(gpumemMemPrefetch(nullptr, 0, -1, nullptr), ExitedWithCode(1),
+              R"(^gpumem: error: gpumemMemPrefetch: unknown destination -1 )"
+              R"(\(0: the device, 1: the host\)
+$)");
+  EXPECT_EXIT(gpumemMemAdvise(nullptr, 0, GPUMEM_ADVISE_COUNT),
+              ExitedWithCode(1),
+              R"(^gpumem: error: gpumemMemAdvise: unknown advice 7 \(0\.\.6\)
+$)");
+}
+
 //--- Environment -----------------------------------------------------------//
 
 /// With GPUMEM_CPU_THREADS=3, three blocks that wait for each other all

@@ -1,8 +1,8 @@
 //===----------------------------------------------------------------------===//
 // CPU runtime: memory, streams, events and modules. Allocation alignment,
-// memcpy, memset16/32 with element counts, host registration, stream and
-// event calls in the order compiled host code makes them, loading a module
-// twice and unloading.
+// memcpy, memset16/32 with element counts, host registration, memory hints,
+// stream and event calls in the order compiled host code makes them,
+// loading a module twice and unloading.
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntimeTestSupport.h"
@@ -78,6 +78,21 @@ TEST(CPURuntimeMemory, HostRegisterIsANoOp) {
   mgpuMemHostUnregister(data.data());
   mgpuSetDefaultDevice(0);
   EXPECT_EQ(data, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+TEST(CPURuntimeMemory, MemoryHintsAreNoOps) {
+  std::vector<uint32_t> buffer(64, 7);
+  void *stream = mgpuStreamCreate();
+  for (int32_t destination :
+       {GPUMEM_PREFETCH_TO_DEVICE, GPUMEM_PREFETCH_TO_HOST}) {
+    gpumemMemPrefetch(buffer.data(), 256, destination, stream);
+    gpumemMemPrefetch(buffer.data(), 256, destination, nullptr);
+  }
+  for (int32_t advice = 0; advice < GPUMEM_ADVISE_COUNT; ++advice)
+    gpumemMemAdvise(buffer.data(), 256, advice);
+  gpumemMemPrefetch(nullptr, 0, GPUMEM_PREFETCH_TO_DEVICE, nullptr);
+  EXPECT_EQ(buffer, std::vector<uint32_t>(64, 7));
+  mgpuStreamDestroy(stream);
 }
 
 TEST(CPURuntimeMemory, StreamsAndEventsInOrder) {

@@ -453,6 +453,18 @@ $)");
       R"(CUDA_ERROR_OUT_OF_MEMORY: out of memory \(device 0 has 1048576 )"
       R"(bytes free of 1073741824\)
 $)");
+  // Managed memory asked for on a stream (gpu.alloc host_shared lowered
+  // with one) is cuMemAllocManaged too.
+  EXPECT_EXIT(
+      {
+        fake().SetMemInfo(1 << 20, 1 << 30);
+        mgpuMemAlloc(3 << 20, mgpuStreamCreate(), true);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: error: cuMemAllocManaged failed for 3145728 bytes: )"
+      R"(CUDA_ERROR_OUT_OF_MEMORY: out of memory \(device 0 has 1048576 )"
+      R"(bytes free of 1073741824\)
+$)");
   EXPECT_EXIT(
       {
         fake().SetMemInfo(1 << 20, 1 << 30);
@@ -473,6 +485,111 @@ $)");
       R"(^gpumem: error: cuMemAlloc failed for 16 bytes: )"
       R"(CUDA_ERROR_INVALID_VALUE: invalid argument
 $)");
+}
+
+//--- Managed memory hints --------------------------------------------------//
+
+TEST_F(CUDARuntimeDeathTest, MemoryHintErrors) {
+  // Memory the driver does not manage (here: cuMemAlloc's).
+  EXPECT_EXIT(gpumemMemPrefetch(mgpuMemAlloc(64, nullptr, false), 64,
+                                GPUMEM_PREFETCH_TO_DEVICE, nullptr),
+              ExitedWithCode(1),
+              R"(^gpumem: error: cuMemPrefetchAsync failed for 64 bytes at )"
+              R"(0x[0-9a-f]+ to device 0: CUDA_ERROR_INVALID_VALUE: invalid )"
+              R"(argument; is it managed memory \(gpumem\.alloc_managed or )"
+              R"(gpu\.alloc host_shared\)\?
+$)");
+  EXPECT_EXIT(gpumemMemPrefetch(mgpuMemAlloc(64, nullptr, true), 128,
+                                GPUMEM_PREFETCH_TO_HOST, nullptr),
+              ExitedWithCode(1),
+              R"(^gpumem: error: cuMemPrefetchAsync failed for 128 bytes at )"
+              R"(0x[0-9a-f]+ to the host: CUDA_ERROR_INVALID_VALUE: invalid )"
+              R"(argument; is it managed memory)");
+  EXPECT_EXIT(
+      {
+        fake().Fail("cuMemAdvise_v2", CUDA_ERROR_INVALID_DEVICE);
+        gpumemMemAdvise(mgpuMemAlloc(16, nullptr, true), 16,
+                        GPUMEM_ADVISE_PREFERRED_LOCATION_DEVICE);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: error: cuMemAdvise\(CU_MEM_ADVISE_SET_PREFERRED_LOCATION, )"
+      R"(the device\) failed for 16 bytes at 0x[0-9a-f]+: )"
+      R"(CUDA_ERROR_INVALID_DEVICE: invalid device ordinal
+$)");
+  EXPECT_EXIT(gpumemMemAdvise(mgpuMemAlloc(16, nullptr, false), 16,
+                              GPUMEM_ADVISE_READ_MOSTLY),
+              ExitedWithCode(1),
+              R"(^gpumem: error: cuMemAdvise\(CU_MEM_ADVISE_SET_READ_MOSTLY\) )"
+              R"(failed for 16 bytes at 0x[0-9a-f]+: )"
+              R"(CUDA_ERROR_INVALID_VALUE: invalid argument; is it managed )"
+              R"(memory \(gpumem\.alloc_managed or gpu\.alloc host_shared\)\?
+$)");
+  // Values outside the ABI's enums, before anything else.
+  EXPECT_EXIT(gpumemMemPrefetch(nullptr, 0, 2, nullptr), ExitedWithCode(1),
+              R"(^gpumem: error: gpumemMemPrefetch: unknown destination 2 )"
+              R"(\(0: the device, 1: the host\)
+$)");
+  EXPECT_EXIT(gpumemMemAdvise(nullptr, 0, GPUMEM_ADVISE_COUNT),
+              ExitedWithCode(1),
+              R"(^gpumem: error: gpumemMemAdvise: unknown advice 7 \(0\.\.6\)
+$)");
+  EXPECT_EXIT(gpumemMemAdvise(nullptr, 0, -1), ExitedWithCode(1),
+              R"(^gpumem: error: gpumemMemAdvise: unknown advice -1 \(0\.\.6\)
+$)");
+}
+
+TEST_F(CUDARuntimeDeathTest, MemoryHintsNeedConcurrentManagedAccess) {
+  EXPECT_IN_FRESH_PROCESS([&] {
+    fake().SetConcurrentManagedAccess(0);
+    void *managed = mgpuMemAlloc(256, nullptr, true);
+    fake().Reset();
+    gpumemMemPrefetch(managed, 256, GPUMEM_PREFETCH_TO_DEVICE, nullptr);
+    gpumemMemAdvise(managed, 256, GPUMEM_ADVISE_READ_MOSTLY);
+    gpumemMemPrefetch(managed, 256, GPUMEM_PREFETCH_TO_HOST, nullptr);
+    require(fake().symbols() ==
+                std::vector<std::string>{"cuDeviceGetAttribute"},
+            "the attribute read once, and no hint given");
+    require(fake().last("cuDeviceGetAttribute").args[1] ==
+                uint64_t(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS),
+            "CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS");
+    mgpuMemFree(managed, nullptr);
+  });
+}
+
+// A driver older than CUDA 12.2 has only the CUdevice forms.
+TEST_F(CUDARuntimeDeathTest, MemoryHintsOnADriverBeforeCUDA12_2) {
+  EXPECT_IN_FRESH_PROCESS([&] {
+    setenv("GPUMEM_CUDA_DRIVER", GPUMEM_FAKE_CUDA_12_1, 1);
+    FakeCuda &old = *loadFakeCuda(GPUMEM_FAKE_CUDA_12_1);
+    auto *managed = static_cast<char *>(mgpuMemAlloc(256, nullptr, true));
+    void *stream = mgpuStreamCreate();
+    gpumemMemPrefetch(managed, 256, GPUMEM_PREFETCH_TO_DEVICE, stream);
+    FakeCudaCall call = old.last("cuMemPrefetchAsync");
+    require(std::vector<uint64_t>(call.args, call.args + 4) ==
+                std::vector<uint64_t>{bits(managed), 256, 0, bits(stream)},
+            "prefetch to device 0 on the stream");
+    gpumemMemPrefetch(managed + 128, 128, GPUMEM_PREFETCH_TO_HOST, nullptr);
+    call = old.last("cuMemPrefetchAsync");
+    require(std::vector<uint64_t>(call.args, call.args + 4) ==
+                std::vector<uint64_t>{bits(managed + 128), 128,
+                                      uint64_t(int64_t(CU_DEVICE_CPU)), 0},
+            "prefetch to CU_DEVICE_CPU on the null stream");
+    require(old.symbols().back() == "cuStreamSynchronize",
+            "a prefetch without a stream is waited for");
+    gpumemMemAdvise(managed, 256, GPUMEM_ADVISE_PREFERRED_LOCATION_HOST);
+    call = old.last("cuMemAdvise");
+    require(std::vector<uint64_t>(call.args, call.args + 4) ==
+                std::vector<uint64_t>{bits(managed), 256,
+                                      CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+                                      uint64_t(int64_t(CU_DEVICE_CPU))},
+            "preferred location: the host");
+    gpumemMemAdvise(managed, 256, GPUMEM_ADVISE_ACCESSED_BY_DEVICE);
+    call = old.last("cuMemAdvise");
+    require(call.args[2] == CU_MEM_ADVISE_SET_ACCESSED_BY && call.args[3] == 0,
+            "accessed by device 0");
+    mgpuMemFree(managed, nullptr);
+    mgpuStreamDestroy(stream);
+  });
 }
 
 TEST_F(CUDARuntimeDeathTest, DriverErrorsNameTheCall) {

@@ -1,6 +1,7 @@
 //===----------------------------------------------------------------------===//
 // CUDA runtime on a real GPU: memory round trips, a PTX kernel JIT-loaded
-// through mgpuModuleLoadJIT that writes threadIdx.x, and a kernel using
+// through mgpuModuleLoadJIT that writes threadIdx.x (also into managed
+// memory, with every prefetch and advice), and a kernel using
 // more dynamic shared memory than the 48 KiB default. Each test skips
 // itself where there is no driver (libcuda.so.1) or no device, and runs
 // its body in a fresh process with GPUMEM_CUDA_DRIVER unset, so the runtime
@@ -214,6 +215,38 @@ TEST_F(CUDARuntimeDevice, JITKernelWritesThreadIds) {
     mgpuStreamDestroy(stream);
     mgpuMemFree(out, nullptr);
     mgpuModuleUnload(module);
+  });
+}
+
+TEST_F(CUDARuntimeDevice, ManagedMemoryWithHints) {
+  EXPECT_IN_FRESH_PROCESS([&] {
+    useRealDriver();
+    const int threads = 256;
+    auto *managed =
+        static_cast<uint32_t *>(mgpuMemAlloc(threads * 4, nullptr, true));
+    for (int i = 0; i < threads; ++i)
+      managed[i] = 0xFFFFFFFFu;
+    for (int32_t advice = 0; advice < GPUMEM_ADVISE_COUNT; ++advice)
+      gpumemMemAdvise(managed, threads * 4, advice);
+    gpumemMemAdvise(managed, threads * 4,
+                    GPUMEM_ADVISE_PREFERRED_LOCATION_DEVICE);
+    void *stream = mgpuStreamCreate();
+    gpumemMemPrefetch(managed, threads * 4, GPUMEM_PREFETCH_TO_DEVICE, stream);
+    void *module = mgpuModuleLoadJIT(const_cast<char *>(writeThreadIdsPTX), 2);
+    void *kernel = mgpuModuleGetFunction(module, "write_tid");
+    void *out = managed;
+    void *params[] = {&out};
+    mgpuLaunchKernel(kernel, 1, 1, 1, threads, 1, 1, 0, stream, params,
+                     nullptr, 1);
+    gpumemMemPrefetch(managed, threads * 4, GPUMEM_PREFETCH_TO_HOST, stream);
+    mgpuStreamSynchronize(stream);
+    for (int i = 0; i < threads; ++i)
+      require(managed[i] == uint32_t(i), "the kernel's writes, on the host");
+    gpumemMemPrefetch(managed, threads * 4, GPUMEM_PREFETCH_TO_DEVICE,
+                      nullptr);
+    mgpuModuleUnload(module);
+    mgpuStreamDestroy(stream);
+    mgpuMemFree(managed, nullptr);
   });
 }
 

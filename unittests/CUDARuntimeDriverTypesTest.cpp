@@ -3,19 +3,23 @@
 // (DriverTypes.h, DriverSymbols.def) checked against the CUDA toolkit's
 // cuda.h at compile time, where the toolkit is installed: every constant's
 // value, and every symbol the runtime resolves, which must be the one
-// cuda.h maps the function's name to (cuMemAlloc -> cuMemAlloc_v2, ...).
+// cuda.h maps the function's name to (cuMemAlloc -> cuMemAlloc_v2, ...),
+// but the legacy forms cuda.h no longer names.
 //===----------------------------------------------------------------------===//
 
 #include <cuda.h>
 
-// A macro in cuda.h: keep its value, free the name for DriverTypes.h.
+// Macros in cuda.h: keep their values, free the names for DriverTypes.h.
 constexpr unsigned cudaHostRegisterPortable = CU_MEMHOSTREGISTER_PORTABLE;
 #undef CU_MEMHOSTREGISTER_PORTABLE
+constexpr CUdevice cudaDeviceCPU = CU_DEVICE_CPU;
+#undef CU_DEVICE_CPU
 
 #include "DriverTypes.h"
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace {
@@ -48,6 +52,7 @@ SAME_VALUE(CUDA_ERROR_NOT_SUPPORTED)
 SAME_VALUE(CUDA_ERROR_UNKNOWN)
 SAME_VALUE(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
 SAME_VALUE(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+SAME_VALUE(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)
 SAME_VALUE(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
 SAME_VALUE(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
 SAME_VALUE(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
@@ -57,8 +62,17 @@ SAME_VALUE(CU_JIT_OPTIMIZATION_LEVEL)
 SAME_VALUE(CU_MEM_ATTACH_GLOBAL)
 SAME_VALUE(CU_STREAM_NON_BLOCKING)
 SAME_VALUE(CU_EVENT_DISABLE_TIMING)
+SAME_VALUE(CU_MEM_ADVISE_SET_READ_MOSTLY)
+SAME_VALUE(CU_MEM_ADVISE_UNSET_READ_MOSTLY)
+SAME_VALUE(CU_MEM_ADVISE_SET_PREFERRED_LOCATION)
+SAME_VALUE(CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION)
+SAME_VALUE(CU_MEM_ADVISE_SET_ACCESSED_BY)
+SAME_VALUE(CU_MEM_ADVISE_UNSET_ACCESSED_BY)
+SAME_VALUE(CU_MEM_LOCATION_TYPE_DEVICE)
+SAME_VALUE(CU_MEM_LOCATION_TYPE_HOST)
 #undef SAME_VALUE
 static_assert(ours::CU_MEMHOSTREGISTER_PORTABLE == cudaHostRegisterPortable);
+static_assert(ours::CU_DEVICE_CPU == cudaDeviceCPU);
 
 // Handle and integer types: the same sizes as cuda.h's.
 static_assert(sizeof(ours::CUresult) == sizeof(::CUresult));
@@ -68,6 +82,13 @@ static_assert(sizeof(ours::CUdevice_attribute) == sizeof(::CUdevice_attribute));
 static_assert(sizeof(ours::CUfunction_attribute) ==
               sizeof(::CUfunction_attribute));
 static_assert(sizeof(ours::CUjit_option) == sizeof(::CUjit_option));
+static_assert(sizeof(ours::CUmem_advise) == sizeof(::CUmem_advise));
+// Passed by value: the same layout, so the same registers.
+static_assert(sizeof(ours::CUmemLocation) == sizeof(::CUmemLocation) &&
+              offsetof(ours::CUmemLocation, type) ==
+                  offsetof(::CUmemLocation, type) &&
+              offsetof(ours::CUmemLocation, id) ==
+                  offsetof(::CUmemLocation, id));
 
 constexpr bool sameText(const char *a, const char *b) {
   while (*a && *a == *b)
@@ -83,6 +104,9 @@ constexpr bool sameText(const char *a, const char *b) {
 #define GPUMEM_CUDA_DRIVER_SYMBOL(name, symbol, parameters)                    \
   static_assert(sameText(EXPANDED_SYMBOL(name), symbol),                       \
                 #name " resolves another symbol than cuda.h's");
+// cuda.h no longer names the legacy forms; ToolkitStubDriver (a death test)
+// checks that a real driver's exports include them.
+#define GPUMEM_CUDA_DRIVER_LEGACY_SYMBOL(name, symbol, parameters)
 #include "DriverSymbols.def"
 
 TEST(CUDARuntimeDriverTypes, MatchCudaH) {

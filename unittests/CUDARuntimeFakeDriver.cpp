@@ -10,7 +10,10 @@
 // drivers do, so the runtime's handling of both is tested, not assumed.
 // Every call is recorded for the tests (CUDARuntimeFakeDriver.h).
 // Built with GPUMEM_FAKE_CUDA_OLD it lacks cuMemAllocAsync, like a driver
-// older than CUDA 11.2.
+// older than CUDA 11.2; with GPUMEM_FAKE_CUDA_12_1 it lacks the _v2 memory
+// hints (cuMemPrefetchAsync_v2, cuMemAdvise_v2), like a driver older than
+// CUDA 12.2. Memory hints fail with CUDA_ERROR_INVALID_VALUE outside memory
+// from cuMemAllocManaged, as on machines without HMM.
 //===----------------------------------------------------------------------===//
 
 #include "CUDARuntimeFakeDriver.h"
@@ -20,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -72,6 +76,8 @@ struct State {
   std::map<std::string, int> staticShared;
   std::vector<FakeContext *> contexts;
   std::map<uintptr_t, size_t> registered; ///< host registrations
+  std::map<uintptr_t, size_t> managed;    ///< cuMemAllocManaged's memory
+  int concurrentManagedAccess = 1;
 };
 
 State &state() {
@@ -240,6 +246,11 @@ FAKE_EXPORT void fakeCudaSetMemInfo(size_t free, size_t total) {
   state().memTotal = total;
 }
 
+FAKE_EXPORT void fakeCudaSetConcurrentManagedAccess(int value) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().concurrentManagedAccess = value;
+}
+
 FAKE_EXPORT void fakeCudaSetJitLog(const char *log) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().jitLog = log;
@@ -315,6 +326,9 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *value,
     return CUDA_SUCCESS;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
     *value = state().maxSharedOptin;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+    *value = state().concurrentManagedAccess;
     return CUDA_SUCCESS;
   default:
     return CUDA_ERROR_INVALID_VALUE;
@@ -536,8 +550,11 @@ FAKE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes,
   RECORD("cuMemAllocManaged", {0, bytes, flags});
   NEED_CONTEXT();
   CUresult result = allocate(ptr, bytes);
-  if (result == CUDA_SUCCESS)
+  if (result == CUDA_SUCCESS) {
     recordResult(0, *ptr);
+    std::lock_guard<std::mutex> lock(state().mutex);
+    state().managed[uintptr_t(*ptr)] = bytes;
+  }
   return result;
 }
 
@@ -555,6 +572,10 @@ FAKE_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes,
 
 FAKE_EXPORT CUresult cuMemFree_v2(CUdeviceptr ptr) {
   RECORD("cuMemFree_v2", {ptr});
+  {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    state().managed.erase(uintptr_t(ptr));
+  }
   std::free(reinterpret_cast<void *>(uintptr_t(ptr)));
   return CUDA_SUCCESS;
 }
@@ -651,4 +672,61 @@ FAKE_EXPORT CUresult cuMemHostUnregister(void *ptr) {
   if (!fake.registered.erase(uintptr_t(ptr)))
     return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
   return CUDA_SUCCESS;
+}
+
+//--- Managed memory hints --------------------------------------------------//
+
+namespace {
+
+/// Whether [ptr, ptr + bytes) lies in one managed allocation.
+CUresult checkManaged(CUdeviceptr ptr, size_t bytes) {
+  State &fake = state();
+  std::lock_guard<std::mutex> lock(fake.mutex);
+  auto next = fake.managed.upper_bound(uintptr_t(ptr));
+  if (next == fake.managed.begin())
+    return CUDA_ERROR_INVALID_VALUE;
+  auto range = std::prev(next);
+  if (uintptr_t(ptr) + bytes > range->first + range->second)
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+uint64_t signedBits(int value) { return uint64_t(int64_t(value)); }
+
+} // namespace
+
+#ifndef GPUMEM_FAKE_CUDA_12_1
+FAKE_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr ptr, size_t bytes,
+                                           CUmemLocation location,
+                                           unsigned flags, CUstream stream) {
+  RECORD("cuMemPrefetchAsync_v2",
+         {ptr, bytes, signedBits(location.type), signedBits(location.id),
+          flags, bits(stream)});
+  NEED_CONTEXT();
+  return checkManaged(ptr, bytes);
+}
+
+FAKE_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr ptr, size_t bytes,
+                                    CUmem_advise advice,
+                                    CUmemLocation location) {
+  RECORD("cuMemAdvise_v2",
+         {ptr, bytes, signedBits(advice), signedBits(location.type),
+          signedBits(location.id)});
+  NEED_CONTEXT();
+  return checkManaged(ptr, bytes);
+}
+#endif
+
+FAKE_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr ptr, size_t bytes,
+                                        CUdevice device, CUstream stream) {
+  RECORD("cuMemPrefetchAsync", {ptr, bytes, signedBits(device), bits(stream)});
+  NEED_CONTEXT();
+  return checkManaged(ptr, bytes);
+}
+
+FAKE_EXPORT CUresult cuMemAdvise(CUdeviceptr ptr, size_t bytes,
+                                 CUmem_advise advice, CUdevice device) {
+  RECORD("cuMemAdvise", {ptr, bytes, signedBits(advice), signedBits(device)});
+  NEED_CONTEXT();
+  return checkManaged(ptr, bytes);
 }

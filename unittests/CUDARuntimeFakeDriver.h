@@ -26,6 +26,8 @@ typedef struct FakeCudaCall {
   /// sharedMemBytes, stream, params, extra. cuModuleLoadDataEx: the option
   /// count, then the value given for CU_JIT_OPTIMIZATION_LEVEL, whether
   /// CU_JIT_ERROR_LOG_BUFFER and its size were passed (1/0), the size.
+  /// CUmemLocation arguments are two: type, id. Negative ints (CUdevice
+  /// CU_DEVICE_CPU) are sign-extended.
   uint64_t args[12];
   /// A string argument: a kernel name, or the start of a module image.
   char text[64];
@@ -59,6 +61,8 @@ void fakeCudaSetStaticSharedBytes(const char *kernel, int bytes);
 /// What cuMemGetInfo reports (default 8 GiB free of 16 GiB); allocations
 /// bigger than `free` fail with CUDA_ERROR_OUT_OF_MEMORY.
 void fakeCudaSetMemInfo(size_t free, size_t total);
+/// CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS (default 1).
+void fakeCudaSetConcurrentManagedAccess(int value);
 /// What a failing cuModuleLoadDataEx writes into the JIT error log.
 void fakeCudaSetJitLog(const char *log);
 /// Makes every call but cuGetErrorName/String return

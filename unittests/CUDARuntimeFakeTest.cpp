@@ -4,8 +4,10 @@
 // per-module kernel cache, JIT options, launch pass-through, the dynamic
 // shared memory limit raised only when a launch needs more, allocation
 // kinds, synchronous versus stream-ordered copies and fills, the extent of
-// a registered memref, streams and events, the context made current once
-// per thread. (Errors and first-use behaviour: CUDARuntimeDeathTest.cpp.)
+// a registered memref, managed memory hints (the CUDA 12.2 entry points,
+// their locations, synchronous without a stream), streams and events, the
+// context made current once per thread. (Errors and first-use behaviour:
+// CUDARuntimeDeathTest.cpp.)
 //===----------------------------------------------------------------------===//
 
 #include "CUDARuntimeTestSupport.h"
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace gpumem_cuda_test;
@@ -360,6 +363,74 @@ TEST_F(CUDARuntimeFake, HostRegisterMemRefCoversTheDescriptorsExtent) {
                                    gpumem::cuda::CU_MEMHOSTREGISTER_PORTABLE}));
   mgpuMemHostUnregister(base);
   EXPECT_EQ(fake().last("cuMemHostUnregister").args[0], bits(base));
+}
+
+TEST_F(CUDARuntimeFake, ManagedMemoryHints) {
+  using namespace gpumem::cuda;
+  auto *managed = static_cast<char *>(mgpuMemAlloc(4096, nullptr, true));
+  void *stream = mgpuStreamCreate();
+  // The first hint reads whether the device takes them, once per process.
+  gpumemMemPrefetch(managed, 4096, GPUMEM_PREFETCH_TO_DEVICE, stream);
+  fake().Reset();
+
+  gpumemMemPrefetch(managed, 4096, GPUMEM_PREFETCH_TO_DEVICE, stream);
+  EXPECT_EQ(fake().symbols(),
+            std::vector<std::string>{"cuMemPrefetchAsync_v2"});
+  FakeCudaCall call = fake().last("cuMemPrefetchAsync_v2");
+  EXPECT_EQ(std::vector<uint64_t>(call.args, call.args + 6),
+            (std::vector<uint64_t>{bits(managed), 4096,
+                                   CU_MEM_LOCATION_TYPE_DEVICE, 0, 0,
+                                   bits(stream)}));
+
+  // Without a stream: on the null stream, waited for.
+  fake().Reset();
+  gpumemMemPrefetch(managed + 1024, 512, GPUMEM_PREFETCH_TO_HOST, nullptr);
+  EXPECT_EQ(fake().symbols(),
+            (std::vector<std::string>{"cuMemPrefetchAsync_v2",
+                                      "cuStreamSynchronize"}));
+  call = fake().last("cuMemPrefetchAsync_v2");
+  EXPECT_EQ(std::vector<uint64_t>(call.args, call.args + 6),
+            (std::vector<uint64_t>{bits(managed + 1024), 512,
+                                   CU_MEM_LOCATION_TYPE_HOST, 0, 0, 0}));
+  EXPECT_EQ(fake().last("cuStreamSynchronize").args[0], 0u);
+
+  // Every advice, with its location: (advice, location type).
+  const std::vector<std::pair<int32_t, std::vector<uint64_t>>> advices = {
+      {GPUMEM_ADVISE_READ_MOSTLY,
+       {CU_MEM_ADVISE_SET_READ_MOSTLY, CU_MEM_LOCATION_TYPE_DEVICE}},
+      {GPUMEM_ADVISE_UNSET_READ_MOSTLY,
+       {CU_MEM_ADVISE_UNSET_READ_MOSTLY, CU_MEM_LOCATION_TYPE_DEVICE}},
+      {GPUMEM_ADVISE_PREFERRED_LOCATION_DEVICE,
+       {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_MEM_LOCATION_TYPE_DEVICE}},
+      {GPUMEM_ADVISE_PREFERRED_LOCATION_HOST,
+       {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_MEM_LOCATION_TYPE_HOST}},
+      {GPUMEM_ADVISE_UNSET_PREFERRED_LOCATION,
+       {CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, CU_MEM_LOCATION_TYPE_DEVICE}},
+      {GPUMEM_ADVISE_ACCESSED_BY_DEVICE,
+       {CU_MEM_ADVISE_SET_ACCESSED_BY, CU_MEM_LOCATION_TYPE_DEVICE}},
+      {GPUMEM_ADVISE_UNSET_ACCESSED_BY_DEVICE,
+       {CU_MEM_ADVISE_UNSET_ACCESSED_BY, CU_MEM_LOCATION_TYPE_DEVICE}},
+  };
+  for (const auto &[advice, expected] : advices) {
+    fake().Reset();
+    gpumemMemAdvise(managed + 64, 128, advice);
+    ASSERT_EQ(fake().symbols(), std::vector<std::string>{"cuMemAdvise_v2"})
+        << advice;
+    call = fake().last("cuMemAdvise_v2");
+    EXPECT_EQ(std::vector<uint64_t>(call.args, call.args + 5),
+              (std::vector<uint64_t>{bits(managed + 64), 128, expected[0],
+                                     expected[1], 0}))
+        << advice;
+  }
+
+  // Nothing to move or advise: no driver call.
+  fake().Reset();
+  gpumemMemPrefetch(managed, 0, GPUMEM_PREFETCH_TO_DEVICE, nullptr);
+  gpumemMemAdvise(managed, 0, GPUMEM_ADVISE_READ_MOSTLY);
+  EXPECT_EQ(fake().CallLogSize(), 0);
+
+  mgpuMemFree(managed, nullptr);
+  mgpuStreamDestroy(stream);
 }
 
 TEST_F(CUDARuntimeFake, StreamsAndEvents) {

@@ -37,6 +37,7 @@ namespace gpumem_cuda_test {
   X(SetMaxSharedPerBlockOptin)                                                 \
   X(SetStaticSharedBytes)                                                      \
   X(SetMemInfo)                                                                \
+  X(SetConcurrentManagedAccess)                                                \
   X(SetJitLog)                                                                 \
   X(SetDeinitialized)                                                          \
   X(Deinitialized)
@@ -72,16 +73,15 @@ struct FakeCuda {
   }
 };
 
-/// Loads the fake driver (once per process) and resolves its functions;
-/// exits when that fails.
-inline FakeCuda &fake() {
-  static FakeCuda *loaded = [] {
-    void *library = dlopen(GPUMEM_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      std::fprintf(stderr, "cannot load the fake driver: %s\n", dlerror());
-      std::exit(3);
-    }
-    auto *functions = new FakeCuda;
+/// Loads the fake driver at `path` and resolves its functions; exits when
+/// that fails.
+inline FakeCuda *loadFakeCuda(const char *path) {
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    std::fprintf(stderr, "cannot load the fake driver: %s\n", dlerror());
+    std::exit(3);
+  }
+  auto *functions = new FakeCuda;
 #define FAKE_FUNCTION(name)                                                    \
   functions->name = reinterpret_cast<decltype(functions->name)>(               \
       dlsym(library, "fakeCuda" #name));                                       \
@@ -89,10 +89,15 @@ inline FakeCuda &fake() {
     std::fprintf(stderr, "the fake driver has no fakeCuda" #name "\n");        \
     std::exit(3);                                                              \
   }
-    GPUMEM_FAKE_CUDA_FUNCTIONS(FAKE_FUNCTION)
+  GPUMEM_FAKE_CUDA_FUNCTIONS(FAKE_FUNCTION)
 #undef FAKE_FUNCTION
-    return functions;
-  }();
+  return functions;
+}
+
+/// The fake driver the tests point the runtime at (loaded once per
+/// process).
+inline FakeCuda &fake() {
+  static FakeCuda *loaded = loadFakeCuda(GPUMEM_FAKE_CUDA);
   return *loaded;
 }
 

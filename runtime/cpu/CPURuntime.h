@@ -1,13 +1,16 @@
 //===----------------------------------------------------------------------===//
 // The C ABI of libgpumem_cpu_runtime.so: the mgpu* functions that LLVM 22's
 // gpu-to-llvm lowering and offloading translation call, with the exact
-// signatures of upstream's CudaRuntimeWrappers.cpp, plus one configuration
-// hook for tests and benchmarks. Kernels run synchronously inside
+// signatures of upstream's CudaRuntimeWrappers.cpp, the managed memory
+// hints (gpumem/Runtime/MemoryHints.h), plus one configuration hook for
+// tests and benchmarks. Kernels run synchronously inside
 // mgpuLaunchKernel; streams and events are tokens (see docs/cpu-runtime.md).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_CPU_CPURUNTIME_H
 #define GPUMEM_RUNTIME_CPU_CPURUNTIME_H
+
+#include "gpumem/Runtime/MemoryHints.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +69,13 @@ GPUMEM_CPU_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
                                                    int64_t elementSizeBytes);
 /// There is one device, the host: the value is ignored.
 GPUMEM_CPU_EXPORT void mgpuSetDefaultDevice(int32_t device);
+
+/// Managed memory hints (MemoryHints.h): "device" memory is host memory, so
+/// there is nothing to move or advise. Both check their enum argument.
+GPUMEM_CPU_EXPORT void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
+                                         int32_t destination, void *stream);
+GPUMEM_CPU_EXPORT void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
+                                       int32_t advice);
 
 /// Test and benchmark hook, not part of the mgpu* ABI: stops the worker
 /// threads and drops every worker's state, so that the next launch uses

@@ -5,10 +5,13 @@
 // than any vector type needs). Copies and fills run at once. Kernels run to
 // completion inside mgpuLaunchKernel, so every ordering a stream or event
 // expresses already holds when the call returns: streams and events are
-// plain tokens, and synchronizing or waiting on them does nothing.
+// plain tokens, and synchronizing or waiting on them does nothing. Managed
+// memory is host memory too, so prefetch and advice only check their
+// arguments.
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntime.h"
+#include "MemoryHintChecks.h"
 #include "Support.h"
 
 #include <cstdlib>
@@ -73,6 +76,16 @@ extern "C" void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                             int64_t elementSizeBytes) {}
 
 extern "C" void mgpuSetDefaultDevice(int32_t device) {}
+
+extern "C" void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
+                                  int32_t destination, void *stream) {
+  gpumem::runtime::checkPrefetchDestination(destination);
+}
+
+extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
+                                int32_t advice) {
+  gpumem::runtime::checkMemoryAdvice(advice);
+}
 
 extern "C" void *mgpuStreamCreate(void) { return new Token{Token::Stream}; }
 extern "C" void mgpuStreamDestroy(void *stream) {

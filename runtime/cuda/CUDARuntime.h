@@ -3,12 +3,15 @@
 // 22's gpu-to-llvm lowering and offloading translation call, with the exact
 // signatures of upstream's CudaRuntimeWrappers.cpp (and of
 // libgpumem_cpu_runtime.so), implemented on the CUDA driver API, which is
-// loaded with dlopen on first use (see docs/cuda-runtime.md). Every driver
-// error ends the process with a message; nothing returns an error code.
+// loaded with dlopen on first use (see docs/cuda-runtime.md), and the
+// managed memory hints of gpumem/Runtime/MemoryHints.h. Every driver error
+// ends the process with a message; nothing returns an error code.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_CUDA_CUDARUNTIME_H
 #define GPUMEM_RUNTIME_CUDA_CUDARUNTIME_H
+
+#include "gpumem/Runtime/MemoryHints.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -80,6 +83,17 @@ GPUMEM_CUDA_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
 /// Chooses the device; only before the runtime's first use of one (see
 /// docs/cuda-runtime.md).
 GPUMEM_CUDA_EXPORT void mgpuSetDefaultDevice(int32_t device);
+
+/// Moves the pages of managed memory in [ptr, ptr + sizeBytes) to the
+/// device or the host (GPUMemPrefetchDestination): cuMemPrefetchAsync on
+/// `stream`, or on the null stream and waited for when `stream` is null.
+/// Nothing on a device without concurrent managed access.
+GPUMEM_CUDA_EXPORT void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
+                                          int32_t destination, void *stream);
+/// cuMemAdvise of [ptr, ptr + sizeBytes) (GPUMemMemoryAdvice). Nothing on
+/// a device without concurrent managed access.
+GPUMEM_CUDA_EXPORT void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
+                                        int32_t advice);
 
 #ifdef __cplusplus
 } // extern "C"

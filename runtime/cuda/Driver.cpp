@@ -1,5 +1,6 @@
 //===----------------------------------------------------------------------===//
-// Loading the CUDA driver: dlopen, one dlsym per line of DriverSymbols.def,
+// Loading the CUDA driver: dlopen, one dlsym per line of DriverSymbols.def
+// (a missing symbol is an error unless the line says it is optional),
 // cuInit(0), cuDeviceGetCount. The Driver lives in a function-local static
 // pointer, initialised once under the compiler's guard and never destroyed,
 // so it is safe from the priority-123 constructors that load modules and
@@ -89,6 +90,8 @@ const Driver *load() {
     fatal("the CUDA driver %s has no %s; gpumem needs a driver for CUDA "      \
           "11.2 or newer",                                                     \
           path, symbol);
+#define GPUMEM_CUDA_DRIVER_OPTIONAL_SYMBOL(name, symbol, parameters)           \
+  api->name = reinterpret_cast<decltype(api->name)>(dlsym(library, symbol));
 #include "DriverSymbols.def"
   CUresult result = api->cuInit(0);
   if (result == CUDA_ERROR_NO_DEVICE)

@@ -17,6 +17,7 @@ namespace gpumem::cuda {
 
 /// The driver's entry points, one member per line of DriverSymbols.def,
 /// named as in cuda.h (member cuMemAlloc holds symbol cuMemAlloc_v2).
+/// Optional members are null when the driver does not export them.
 struct Driver {
 #define GPUMEM_CUDA_DRIVER_SYMBOL(name, symbol, parameters)                    \
   CUresult(*name) parameters = nullptr;

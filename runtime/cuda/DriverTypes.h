@@ -27,6 +27,15 @@ using CUevent = struct CUevent_st *;
 using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUjit_option = int;
+using CUmem_advise = int;
+using CUmemLocationType = int;
+
+/// Where managed memory is prefetched to or advised for (cuda.h's
+/// CUmemLocation_v1; passed by value to the _v2 memory hint entry points).
+struct CUmemLocation {
+  CUmemLocationType type;
+  int id; ///< the device ordinal for CU_MEM_LOCATION_TYPE_DEVICE
+};
 
 // CUresult values.
 constexpr CUresult CUDA_SUCCESS = 0;
@@ -55,6 +64,8 @@ constexpr CUresult CUDA_ERROR_UNKNOWN = 999;
 // CUdevice_attribute values.
 constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS =
+    89;
 constexpr CUdevice_attribute
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
 
@@ -67,6 +78,21 @@ constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES =
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr CUjit_option CU_JIT_OPTIMIZATION_LEVEL = 7;
+
+// CUmem_advise values.
+constexpr CUmem_advise CU_MEM_ADVISE_SET_READ_MOSTLY = 1;
+constexpr CUmem_advise CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2;
+constexpr CUmem_advise CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3;
+constexpr CUmem_advise CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4;
+constexpr CUmem_advise CU_MEM_ADVISE_SET_ACCESSED_BY = 5;
+constexpr CUmem_advise CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6;
+
+// CUmemLocationType values.
+constexpr CUmemLocationType CU_MEM_LOCATION_TYPE_DEVICE = 1;
+constexpr CUmemLocationType CU_MEM_LOCATION_TYPE_HOST = 2;
+
+/// The host, as a CUdevice, for the pre-12.2 memory hint entry points.
+constexpr CUdevice CU_DEVICE_CPU = -1;
 
 // Flags.
 constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;        // CUmemAttach_flags
