@@ -10,8 +10,9 @@ build=$(cd "${1:-$root/build}" && pwd)
 failed=0
 for program in $(gpu_programs "$root"); do
   name=${program#$root/}
-  cpu=$("$build/bin/gpumem-run" --target=cpu "$program" 2>&1 | normalize_output "$program")
-  cuda=$("$build/bin/gpumem-run" --target=cuda "$program" 2>&1 | normalize_output "$program")
+  mode=$(host_buffers_mode "$program")
+  cpu=$("$build/bin/gpumem-run" --target=cpu --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
+  cuda=$("$build/bin/gpumem-run" --target=cuda --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
   if [ "$cpu" = "$cuda" ]; then
     echo "match    $name"
   else

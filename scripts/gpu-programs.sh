@@ -2,10 +2,10 @@
 # cuda target must equal their output on the cpu target, and how outputs
 # are normalized before comparing.
 #
-# Every example and every executed CPU integration test, except those that
-# expect an error (their RUN lines start with `not`: divergent barriers are
-# undefined behaviour on a GPU, not an error) and the synchronous data paths
-# (an expected failure until the memory issue lands).
+# Every example and every executed CPU integration test (managed memory and
+# the synchronous data paths included), except those that expect an error
+# (their RUN lines start with `not`: divergent barriers are undefined
+# behaviour on a GPU, not an error) and those marked XFAIL.
 gpu_programs() {
   local root=$1
   ls "$root"/examples/*.mlir
@@ -14,6 +14,14 @@ gpu_programs() {
     grep -q '^// XFAIL:' "$f" && continue
     echo "$f"
   done
+}
+
+# How a program's host buffers reach its kernels: the --host-buffers=MODE
+# of its RUN line, else copy (the tools' default; docs/memory.md).
+host_buffers_mode() {
+  local mode
+  mode=$(sed -n 's/^\/\/ RUN:.*--host-buffers=\([a-z]*\).*/\1/p' "$1" | head -1)
+  echo "${mode:-copy}"
 }
 
 # printMemref prints buffer addresses; gpu.printf lines of different blocks

@@ -4,7 +4,8 @@
 #   scripts/validate-gpu.sh [build-dir] [bundle-dir]
 #     Here, no GPU needed: builds a self-contained bundle. Every program of
 #     scripts/gpu-programs.sh is compiled with gpumem-compile --target=cuda
-#     (chip: $CHIP, default sm_90), its expected output is taken from the cpu
+#     (chip: $CHIP, default sm_90; --host-buffers from its RUN line, else
+#     copy), its expected output is taken from the cpu
 #     target, and gpumem's two runtime libraries are copied next to it.
 #     The CUDA benchmarks of bench/cuda are built into <bundle-dir>/bench.
 #   <bundle-dir>/run.sh
@@ -27,9 +28,11 @@ cp "$build/lib/libgpumem_cuda_runtime.so" "$build/lib/libgpumem_runner_utils.so"
 for program in $(gpu_programs "$root"); do
   name=$(basename "${program%.mlir}")
   case "$program" in */examples/*) name="example-$name" ;; esac
-  "$build/bin/gpumem-compile" --target=cuda --chip="$chip" "$program" \
+  mode=$(host_buffers_mode "$program")
+  "$build/bin/gpumem-compile" --target=cuda --chip="$chip" \
+    --host-buffers="$mode" "$program" \
     -o "$bundle/bin/$name"
-  "$build/bin/gpumem-run" --target=cpu "$program" 2>&1 |
+  "$build/bin/gpumem-run" --target=cpu --host-buffers="$mode" "$program" 2>&1 |
     normalize_output "$program" > "$bundle/expected/$name.txt"
   if grep -q 'gpu.printf' "$program"; then echo "$name" >> "$bundle/unordered.txt"; fi
 done

@@ -9,8 +9,12 @@
 #
 # out-dir holds run.sh, runtime-bench (launch overhead, allocation),
 # kernel-bench (kernel time against nvcc), kernels-nvcc.cubin (nvcc -O3),
-# kernels-gpumem.cubin (gpumem-opt --gpumem-cuda-pipeline), lib/ with the
-# gpumem runtime, and build-info.txt. Every path is relative to run.sh, so
+# kernels-gpumem.cubin (gpumem-opt --gpumem-cuda-pipeline), bandwidth-bench
+# and bandwidth-gpumem.cubin (where the data lives: device, copies, managed,
+# registered), bin/bandwidth-{copy,managed,register} (bandwidth-modes.mlir
+# compiled by gpumem-compile with each --host-buffers mode, when
+# bin/gpumem-compile and the runtime exist), lib/ with the gpumem runtime
+# and runner utilities, and build-info.txt. Every path is relative to run.sh, so
 # the directory can go anywhere, e.g. inside the bundle of
 # scripts/validate-gpu.sh (build that first: it empties its bundle):
 #   scripts/validate-gpu.sh build build/gpu-bundle
@@ -56,6 +60,7 @@ trap 'rm -rf "$work"' EXIT
 # 1. Harnesses: the driver through dlopen; runtime-bench links the gpumem
 # runtime, found at run time in ./lib (or ../lib inside a validation bundle).
 "$cxx" -std=c++17 -O2 -Wall -o "$out/kernel-bench" "$here/kernel-bench.cpp" -ldl
+"$cxx" -std=c++17 -O2 -Wall -o "$out/bandwidth-bench" "$here/bandwidth-bench.cpp" -ldl
 if [ -f "$runtime" ]; then
   # shellcheck disable=SC2016 # $ORIGIN is for the linker, not the shell
   "$cxx" -std=c++17 -O2 -Wall -o "$out/runtime-bench" "$here/runtime-bench.cpp" \
@@ -139,6 +144,28 @@ if [ -n "$cuobjdump" ]; then
   echo "cuobjdump -res-usage: res-usage-nvcc.txt, res-usage-gpumem.txt"
 fi
 
+# 6. The bandwidth kernel (bandwidth-bench), and the pass's modes end to end:
+# the same kernel on plain host buffers, compiled once per --host-buffers
+# mode into executables that need only lib/.
+"$build/bin/gpumem-opt" "$here/bandwidth.mlir" \
+  --gpumem-cuda-pipeline="chip=$chip format=bin" -o "$work/bandwidth.mlir"
+"$build/bin/gpumem-objects" extract "$work/bandwidth.mlir" "$work/bandwidth" > /dev/null
+cp "$work/bandwidth/gpumem_bandwidth.$chip.cubin" "$out/bandwidth-gpumem.cubin"
+utils=$(dirname "$runtime")/libgpumem_runner_utils.so
+if [ -x "$build/bin/gpumem-compile" ] && [ -f "$runtime" ] && [ -f "$utils" ]; then
+  mkdir -p "$out/bin"
+  cp "$utils" "$out/lib/"
+  for mode in copy managed register; do
+    "$build/bin/gpumem-compile" --target=cuda --chip="$chip" --host-buffers="$mode" \
+      "$here/bandwidth-modes.mlir" -o "$out/bin/bandwidth-$mode"
+  done
+  modes_state="bin/bandwidth-{copy,managed,register} (gpumem-compile --host-buffers=MODE)"
+else
+  echo "note: no gpumem-compile, runtime or runner utilities in $build: the" \
+       "--host-buffers mode programs are not built" >&2
+  modes_state="not built"
+fi
+
 cp "$here/run.sh" "$out/run.sh"
 chmod +x "$out/run.sh"
 cat > "$out/build-info.txt" <<INFO
@@ -148,6 +175,8 @@ nvcc: $nvcc_state (nvcc -O3 -arch=$chip -cubin)
 gpumem: gpumem-opt --gpumem-cuda-pipeline="chip=$chip format=bin"
 gpumem shared memory: $smem_state
 runtime: $runtime_state
+bandwidth kernel: gpumem-opt --gpumem-cuda-pipeline="chip=$chip format=bin" (bandwidth.mlir)
+host-buffers modes: $modes_state
 INFO
 echo "benchmarks ready: $out (runtime $runtime_state)"
 echo "on the GPU machine: $out/run.sh"

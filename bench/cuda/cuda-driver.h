@@ -36,6 +36,11 @@ enum : int {
   CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
+  CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
+  CU_MEM_ATTACH_GLOBAL = 1,
+  CU_MEMHOSTREGISTER_PORTABLE = 1,
+  CU_MEM_LOCATION_TYPE_DEVICE = 1,
 };
 
 // X(name, symbol, return, parameters): every driver entry point used.
@@ -76,7 +81,14 @@ enum : int {
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUresult,                                 \
     (CUdeviceptr, const void *, size_t))                                       \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult, (void *, CUdeviceptr, size_t)) \
-  X(cuMemsetD32, "cuMemsetD32_v2", CUresult, (CUdeviceptr, unsigned, size_t))
+  X(cuMemsetD32, "cuMemsetD32_v2", CUresult, (CUdeviceptr, unsigned, size_t)) \
+  X(cuMemcpyAsync, "cuMemcpyAsync", CUresult,                                  \
+    (CUdeviceptr, CUdeviceptr, size_t, CUstream))                              \
+  X(cuMemAllocManaged, "cuMemAllocManaged", CUresult,                          \
+    (CUdeviceptr *, size_t, unsigned))                                         \
+  X(cuMemHostRegister, "cuMemHostRegister_v2", CUresult,                       \
+    (void *, size_t, unsigned))                                                \
+  X(cuMemHostUnregister, "cuMemHostUnregister", CUresult, (void *))
 
 #define GPUMEM_BENCH_DECLARE(name, symbol, ret, params)                        \
   inline ret(*name) params = nullptr;

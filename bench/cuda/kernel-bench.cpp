@@ -18,6 +18,7 @@
 // i.e. matmul 3 x 7 = 21 parameters, reduce 2 x 5 = 10, transpose 2 x 7 = 14.
 
 #include "cuda-driver.h"
+#include "timing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -120,12 +121,6 @@ void launch(Variant &v, const unsigned grid[3], const unsigned block[3]) {
   CU_CHECK(cuLaunchKernel(v.function, grid[0], grid[1], grid[2], block[0],
                           block[1], block[2], 0, stream, v.params.get(),
                           nullptr));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /// Times `runs` launches of each variant, alternating the order.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs gpumem's CUDA benchmarks on a machine with an NVIDIA GPU and prints
-# markdown tables (docs/performance.md, "CUDA target (issue 4)"). This file
+# markdown tables (docs/performance.md, "CUDA target (issue 4)" and
+# "Host buffers: bandwidth by data path"). This file
 # is copied into the directory bench/cuda/build.sh makes; run it from there:
 #   <out-dir>/run.sh [runs]      runs: timed kernel runs (default 20)
 # Everything it uses lies next to it (libraries in ./lib). Figures only:
@@ -97,5 +98,28 @@ echo
 echo "## 3. Kernel time: gpumem against nvcc -O3"
 echo
 ./kernel-bench kernels-nvcc.cubin kernels-gpumem.cubin "$runs" || status=1
+echo
+
+echo "## 4. Bandwidth: y = 3 x + y over 2 x 256 MiB, the data in device, managed or registered memory"
+echo
+if [ -x bandwidth-bench ]; then
+  ./bandwidth-bench bandwidth-gpumem.cubin || status=1
+else
+  echo "n/a: bandwidth-bench was not built"
+fi
+echo
+
+echo "## 5. gpumem-host-buffers-to-device modes end to end (same kernel, plain host buffers)"
+echo
+for mode in copy managed register; do
+  if [ -x "bin/bandwidth-$mode" ]; then
+    echo "### --host-buffers=$mode"
+    echo '```'
+    "bin/bandwidth-$mode" || { echo "error: bin/bandwidth-$mode failed" >&2; status=1; }
+    echo '```'
+  else
+    echo "--host-buffers=$mode: not built"
+  fi
+done
 [ -s "$failures" ] && status=1
 exit $status

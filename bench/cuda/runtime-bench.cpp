@@ -26,6 +26,7 @@
 // status 2 and say so.
 
 #include "cuda-driver.h"
+#include "timing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -68,18 +69,6 @@ const char kEmptyPTX[] = ".version 7.8\n"
 const int kJitOptLevel = 3;
 const int kRepetitions = 5;
 const int kWarmupLaunches = 1000;
-
-double seconds() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /// The same loop for both paths: `launch()` enqueues one launch, `sync()`
 /// waits for the stream. Prints the median submit and total time per launch.

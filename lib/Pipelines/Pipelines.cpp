@@ -50,6 +50,16 @@ static void addOutliningWithHoisting(OpPassManager &pm,
   pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
 }
 
+/// Host buffers used by kernels made device-visible in `mode` (copy, managed,
+/// register), first of all; nothing for "none".
+static void addHostBuffersToDevice(OpPassManager &pm, StringRef mode) {
+  if (mode == "none")
+    return;
+  gpumem::GPUMemHostBuffersToDevicePassOptions options;
+  options.mode = mode.str();
+  pm.addPass(gpumem::createGPUMemHostBuffersToDevicePass(options));
+}
+
 /// The lowering steps both sides share before their conversion to LLVM.
 static void addStructuredLowering(OpPassManager &pm) {
   pm.addPass(createConvertVectorToSCFPass());
@@ -82,6 +92,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   if (format.empty())
     format = toolkit ? "bin" : "isa";
 
+  addHostBuffersToDevice(pm, options.hostBuffers);
   addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
   GPUMemMoveLargeSharedToDynamicPassOptions large;
   large.chip = options.chip;
@@ -109,6 +120,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
 
 void gpumem::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
+  addHostBuffersToDevice(pm, options.hostBuffers);
   addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
   GPUMemAttachCPUTargetPassOptions target;
   target.optLevel = options.optLevel;

@@ -131,12 +131,20 @@ gpumem::resolveTarget(const TargetOptions &options) {
 LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                                        const TargetOptions &options,
                                        StringRef chip) {
+  StringRef hostBuffers = options.hostBuffers;
+  if (!llvm::is_contained({"copy", "managed", "register", "none"},
+                          hostBuffers)) {
+    llvm::errs() << "error: unknown --host-buffers '" << hostBuffers
+                 << "'; expected copy, managed, register or none\n";
+    return failure();
+  }
   PassManager pm(module.getContext());
   if (target == Target::CPU) {
     CpuPipelineOptions cpuOptions;
     cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
     cpuOptions.dynamicSharedBoundsChecks =
         options.checkDynamicSharedBounds.getValue();
+    cpuOptions.hostBuffers = hostBuffers.str();
     buildCpuPipeline(pm, cpuOptions);
   } else {
     CudaPipelineOptions cudaOptions;
@@ -144,6 +152,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
       cudaOptions.chip = chip.str();
     cudaOptions.dynamicSharedBoundsChecks =
         options.checkDynamicSharedBounds.getValue();
+    cudaOptions.hostBuffers = hostBuffers.str();
     buildCudaPipeline(pm, cudaOptions);
   }
   return pm.run(module);

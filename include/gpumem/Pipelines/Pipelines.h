@@ -46,6 +46,12 @@ struct CudaPipelineOptions
                      "the launch's size at run time "
                      "(gpumem-insert-dynamic-shared-bounds-checks)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> hostBuffers{
+      *this, "host-buffers",
+      llvm::cl::desc("How host memrefs that kernels use reach the device: "
+                     "copy, managed, register (gpumem-host-buffers-to-device)"
+                     " or none (left as they are)"),
+      llvm::cl::init("none")};
 };
 
 /// Options of `gpumem-cpu-pipeline`.
@@ -66,6 +72,12 @@ struct CpuPipelineOptions
                      "the launch's size at run time "
                      "(gpumem-insert-dynamic-shared-bounds-checks)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> hostBuffers{
+      *this, "host-buffers",
+      llvm::cl::desc("How host memrefs that kernels use reach the device: "
+                     "copy, managed, register (gpumem-host-buffers-to-device)"
+                     " or none (left as they are)"),
+      llvm::cl::init("none")};
 };
 
 /// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.

@@ -43,6 +43,12 @@ struct TargetOptions {
       llvm::cl::desc("Stop the program when a kernel views dynamic shared "
                      "memory past the launch's size (checked at run time)"),
       llvm::cl::init(false)};
+  llvm::cl::opt<std::string> hostBuffers{
+      "host-buffers",
+      llvm::cl::desc("How host memrefs that kernels use reach the device: "
+                     "copy (device buffers and copies), managed, register, "
+                     "or none (docs/memory.md)"),
+      llvm::cl::init("copy")};
 };
 
 /// Every upstream dialect, extension and LLVM IR translation, plus gpumem's.

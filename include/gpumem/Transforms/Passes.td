@@ -208,23 +208,37 @@ def GPUMemLowerGPUCollectivesPass
 def GPUMemLowerSyncMemoryOpsPass
     : Pass<"gpumem-lower-sync-memory-ops", "::mlir::ModuleOp"> {
   let summary = "Give synchronous gpu.alloc, gpu.memcpy, gpu.memset and "
-                "gpu.dealloc a stream of their own";
+                "gpu.dealloc a stream of their own, and reject the copies "
+                "and fills gpu-to-llvm would get wrong";
   let description = [{
     Upstream's gpu-to-llvm lowers only the asynchronous forms of these ops
     (and a synchronous `gpu.alloc host_shared`): a synchronous device
     allocation fails with `unsupported GPU operation: gpu.alloc`, a
     synchronous copy or free with an unrealized cast in the LLVM IR
     translation. This pass rewrites each synchronous one, in host code, into
-    its asynchronous form on a fresh stream that is waited for right after,
-    which has exactly the synchronous meaning and which gpu-to-llvm lowers
-    (a stream created, the runtime call, the stream synchronized and
-    destroyed). `gpu.alloc host_shared` stays synchronous, as upstream
-    lowers it. Both gpumem pipelines run it first.
+    its asynchronous form on a fresh stream (`gpu.wait async` on the op's
+    own dependencies, if any) that is waited for right after, which has
+    exactly the synchronous meaning and which gpu-to-llvm lowers (a stream
+    created, the runtime call, the stream synchronized and destroyed).
+    `gpu.alloc host_shared` stays synchronous, as upstream lowers it; the
+    stream-ordered `gpu.alloc async host_shared`, which upstream rejects
+    (managed memory has no stream-ordered allocation), becomes the
+    synchronous allocation and a token from `gpu.wait async` on its
+    dependencies. Both gpumem pipelines run it first.
+
+    It also reports, at the op, the copies and fills that gpu-to-llvm would
+    lower wrongly or not at all: it copies or fills one contiguous block from
+    the memref's aligned pointer, ignoring offsets and strides, so both sides
+    of a `gpu.memcpy` and the destination of a `gpu.memset` must have the
+    identity layout; and `gpu.memset` fills 16- or 32-bit elements only.
+    Static shapes and element types are checked by the ops' verifiers;
+    dynamic sizes are not checked (the copy moves the source's bytes).
 
     Before:
     ```mlir
     %d = gpu.alloc () : memref<8xf32>
     gpu.memcpy %d, %h : memref<8xf32>, memref<8xf32>
+    %m, %t = gpu.alloc async [%dep] host_shared () : memref<8xf32>
     ```
     After:
     ```mlir
@@ -234,6 +248,15 @@ def GPUMemLowerSyncMemoryOpsPass
     %2 = gpu.wait async
     %3 = gpu.memcpy async [%2] %d, %h : memref<8xf32>, memref<8xf32>
     gpu.wait [%3]
+    %m = gpu.alloc host_shared () : memref<8xf32>
+    %t = gpu.wait async [%dep]
+    ```
+
+    ```mlir
+    // error: 'gpu.memcpy' op copies a contiguous block from the start of
+    // each memref, so the destination must have the identity layout, not
+    // 'memref<4xf32, strided<[1], offset: 4>>'
+    gpu.memcpy %view, %h : memref<4xf32, strided<[1], offset: 4>>, memref<4xf32>
     ```
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
@@ -464,6 +487,97 @@ def GPUMemPackDynamicWorkgroupAllocsPass
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels with dynamic-size buffers">,
     Statistic<"numBuffers", "buffers", "Dynamic-size buffers packed">,
+  ];
+}
+
+def GPUMemHostBuffersToDevicePass
+    : Pass<"gpumem-host-buffers-to-device", "::mlir::ModuleOp"> {
+  let summary = "Make host memrefs that kernels use usable on the device: "
+                "copies, managed memory or host registration";
+  let description = [{
+    A kernel cannot dereference ordinary host memory on a GPU: a
+    `memref.alloc` or `memref.alloca` in host code, a function argument or a
+    `memref.get_global` used inside a `gpu.launch` body (or passed to a
+    `gpu.launch_func`) faults there. This pass makes every such host buffer
+    (default memory space, traced through views to its root) device-visible,
+    in one of three modes:
+
+    * `copy` (default): a device buffer (`gpu.alloc`, dynamic sizes from
+      `memref.dim`) per run of launches with no host access to the buffer
+      between them (in one block; a loop or conditional whose launches use
+      the buffer with no host access inside counts as a launch). It is copied
+      in before the first launch (unless the buffer was just allocated and
+      never touched) and copied out after the last one when a kernel may
+      write it, then freed. Read and write come from MemoryEffectOpInterface
+      on the kernel's uses; anything else (a call) is read and write. A
+      buffer a kernel only writes is still copied in, so elements the kernel
+      does not write keep their values. An asynchronous launch gets its own
+      device buffer, with the copies chained to its tokens.
+    * `managed`: a `memref.alloc` whose uses are views, memory accesses,
+      calls, launches and `memref.dealloc` becomes `gpu.alloc host_shared`
+      (its deallocs `gpu.dealloc`), shared by host and kernels without
+      copies; every other buffer is handled as in `copy` mode.
+    * `register`: `gpu.host_register` after the buffer's definition (at
+      function entry for arguments and globals), `gpu.host_unregister`
+      before its `memref.dealloc` or at the end of its block or function.
+      Registered allocations and globals get a 4096-byte alignment.
+      Constant globals are copied instead.
+
+    Left alone: memory from `gpu.alloc` or `gpumem.alloc_managed`, memrefs in
+    any non-default memory space (workgroup, private, global), and buffers
+    the function already passes to `gpu.host_register`. Copy mode cannot copy
+    an unranked buffer or one with a non-strided layout: that is an error at
+    the launch. The synchronous `gpu.alloc`/`gpu.memcpy`/`gpu.dealloc` it
+    makes are lowered by `gpumem-lower-sync-memory-ops`. `docs/memory.md`
+    has the rules and the reasons.
+
+    Before:
+    ```mlir
+    %a = memref.alloc(%n) : memref<?xf32>
+    // ... host writes %a ...
+    gpu.launch blocks(...) in (...) threads(...) in (...) {
+      %x = memref.load %a[%tx] : memref<?xf32>
+      memref.store %y, %a[%tx] : memref<?xf32>
+      gpu.terminator
+    }
+    gpu.launch blocks(...) in (...) threads(...) in (...) {
+      %x = memref.load %a[%tx] : memref<?xf32>
+      gpu.terminator
+    }
+    ```
+    After (`mode=copy`):
+    ```mlir
+    %dim = memref.dim %a, %c0 : memref<?xf32>
+    %d = gpu.alloc (%dim) : memref<?xf32>
+    gpu.memcpy %d, %a : memref<?xf32>, memref<?xf32>
+    gpu.launch blocks(...) in (...) threads(...) in (...) {
+      %x = memref.load %d[%tx] : memref<?xf32>
+      memref.store %y, %d[%tx] : memref<?xf32>
+      gpu.terminator
+    }
+    gpu.launch blocks(...) in (...) threads(...) in (...) {
+      %x = memref.load %d[%tx] : memref<?xf32>
+      gpu.terminator
+    }
+    gpu.memcpy %a, %d : memref<?xf32>, memref<?xf32>
+    gpu.dealloc %d : memref<?xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"copy\"",
+           "How host buffers reach kernels: copy, managed or register">,
+  ];
+  let statistics = [
+    Statistic<"numDeviceBuffers", "device-buffers",
+              "Device buffers allocated for host buffers (copy mode)">,
+    Statistic<"numCopiesIn", "copies-in", "Copies host to device">,
+    Statistic<"numCopiesOut", "copies-out", "Copies device to host">,
+    Statistic<"numManaged", "managed",
+              "Host allocations turned into managed allocations">,
+    Statistic<"numRegistered", "registered", "Host buffers registered">,
   ];
 }
 
