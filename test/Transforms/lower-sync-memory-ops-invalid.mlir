@@ -63,3 +63,23 @@ func.func @two_errors(%d: memref<4xf32, strided<[1], offset: 4>>, %h: memref<4xf
   gpu.memset %b, %v : memref<4xi8>, i8
   return
 }
+
+// -----
+
+// Copies between different static sizes or shapes: upstream's verifier
+// reports them where the program is read, before any gpumem pass. Dynamic
+// sizes are not compared (docs/memory.md).
+
+func.func @copy_between_sizes(%dst: memref<4xf32>, %src: memref<8xf32>) {
+  // expected-error @+1 {{'gpu.memcpy' op arguments have incompatible shape}}
+  gpu.memcpy %dst, %src : memref<4xf32>, memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @copy_between_shapes(%dst: memref<2x4xf32>, %src: memref<4x2xf32>) {
+  // expected-error @+1 {{'gpu.memcpy' op arguments have incompatible shape}}
+  gpu.memcpy %dst, %src : memref<2x4xf32>, memref<4x2xf32>
+  return
+}
