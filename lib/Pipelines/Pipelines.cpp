@@ -35,6 +35,7 @@ using namespace mlir;
 static void addOutliningWithHoisting(OpPassManager &pm,
                                      bool dynamicSharedBoundsChecks) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
+  pm.addPass(gpumem::createGPUMemCheckMemcpySizesPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
   pm.addPass(createConvertMathToFuncs());

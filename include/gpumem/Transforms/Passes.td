@@ -262,6 +262,31 @@ def GPUMemLowerSyncMemoryOpsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemCheckMemcpySizesPass
+    : Pass<"gpumem-check-memcpy-sizes", "::mlir::ModuleOp"> {
+  let summary = "Stop a program whose gpu.memcpy copies between buffers of "
+                "different run-time sizes";
+  let description = [{
+    Upstream's verifier rejects a `gpu.memcpy` between different static
+    shapes; with a dynamic dimension on either side the sizes are compared
+    only at run time, and `gpu-to-llvm` copies as many bytes as the source
+    holds, so a smaller destination overflows silently. Before every such
+    copy in host code this pass compares the element counts (from
+    `memref.dim`) and, when they differ, calls the runtimes'
+    `gpumemMemcpySizeMismatch`, which stops the program:
+
+    ```
+    gpumem: error: gpu.memcpy at prog.mlir:12:3 copies 32 bytes into a buffer of 16 bytes: the sizes must match
+    ```
+
+    Copies between static shapes are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUMemFinalizeNVVMSharedMemoryPass
     : Pass<"gpumem-finalize-nvvm-shared-memory", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Dynamic shared memory after the static buffers, and every "

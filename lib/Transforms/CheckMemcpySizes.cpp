@@ -1,0 +1,143 @@
+//===----------------------------------------------------------------------===//
+// gpumem-check-memcpy-sizes: a gpu.memcpy between memrefs whose sizes are
+// known only at run time stops the program when they differ.
+//
+// Upstream's verifier rejects copies between different static shapes, and
+// gpu-to-llvm copies as many bytes as the source holds: a smaller
+// destination overflows silently. Algorithm, for every gpu.memcpy in host
+// code with a dynamic dimension on either side: compute both element counts
+// from memref.dim; when they differ, call the runtimes'
+// gpumemMemcpySizeMismatch(source bytes, destination bytes, "file:line:col")
+// which reports the copy and exits. The location is a constant string
+// global of the module.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMCHECKMEMCPYSIZESPASS
+#include "gpumem/Transforms/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+
+namespace {
+
+constexpr StringLiteral kMismatchFunction = "gpumemMemcpySizeMismatch";
+
+/// The number of elements of `memref`, from its dimensions.
+Value elementCount(OpBuilder &builder, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value count = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (auto [index, size] : llvm::enumerate(type.getShape())) {
+    Value dim =
+        ShapedType::isDynamic(size)
+            ? memref::DimOp::create(builder, loc, memref, index).getResult()
+            : arith::ConstantIndexOp::create(builder, loc, size).getResult();
+    count = arith::MulIOp::create(builder, loc, count, dim);
+  }
+  return count;
+}
+
+/// "file:line:col" of `loc`, or "an unknown location".
+std::string describe(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return (file.getFilename().str() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  return "an unknown location";
+}
+
+struct CheckMemcpySizesPass
+    : gpumem::impl::GPUMemCheckMemcpySizesPassBase<CheckMemcpySizesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::MemcpyOp> copies;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp, gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+        auto src = cast<MemRefType>(copy.getSrc().getType());
+        auto dst = cast<MemRefType>(copy.getDst().getType());
+        if (!src.hasStaticShape() || !dst.hasStaticShape())
+          copies.push_back(copy);
+      }
+      return WalkResult::advance();
+    });
+    if (copies.empty())
+      return;
+
+    SymbolTable symbols(module);
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    MLIRContext *context = &getContext();
+    auto indexType = IndexType::get(context);
+    auto i64 = IntegerType::get(context, 64);
+    if (!symbols.lookup(kMismatchFunction)) {
+      auto fn = func::FuncOp::create(
+          builder, module.getLoc(), kMismatchFunction,
+          FunctionType::get(context, {i64, i64, indexType}, {}));
+      fn.setPrivate();
+      symbols.insert(fn);
+    }
+    for (gpu::MemcpyOp copy : copies)
+      check(copy, symbols);
+  }
+
+  /// Inserts the comparison and the report before `copy`.
+  void check(gpu::MemcpyOp copy, SymbolTable &symbols) {
+    ModuleOp module = getOperation();
+    Location loc = copy.getLoc();
+    OpBuilder builder(copy);
+    auto elementType =
+        cast<MemRefType>(copy.getSrc().getType()).getElementType();
+    int64_t elementBytes =
+        DataLayout::closest(copy).getTypeSize(elementType);
+    Value srcCount = elementCount(builder, loc, copy.getSrc());
+    Value dstCount = elementCount(builder, loc, copy.getDst());
+    Value differ = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                         srcCount, dstCount);
+    auto ifOp = scf::IfOp::create(builder, loc, differ);
+    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value bytes = arith::ConstantIndexOp::create(builder, loc, elementBytes);
+    auto toI64 = [&](Value count) {
+      Value total = arith::MulIOp::create(builder, loc, count, bytes);
+      return arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                        total)
+          .getResult();
+    };
+    Value where = locationString(builder, loc, module, symbols);
+    func::CallOp::create(builder, loc, kMismatchFunction, TypeRange(),
+                         ValueRange{toI64(srcCount), toI64(dstCount), where});
+  }
+
+  /// The address of a NUL-terminated constant global naming `loc`.
+  Value locationString(OpBuilder &builder, Location loc, ModuleOp module,
+                       SymbolTable &symbols) {
+    std::string text = describe(loc);
+    text.push_back('\0');
+    auto type = MemRefType::get({int64_t(text.size())}, builder.getI8Type());
+    SmallVector<int8_t> bytes(text.begin(), text.end());
+    auto data = DenseElementsAttr::get(
+        RankedTensorType::get(type.getShape(), builder.getI8Type()),
+        ArrayRef<int8_t>(bytes));
+    OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
+    auto global = memref::GlobalOp::create(
+        globalBuilder, loc, builder.getStringAttr("__gpumem_memcpy_at"),
+        builder.getStringAttr("private"), TypeAttr::get(type), data,
+        builder.getUnitAttr(), /*alignment=*/IntegerAttr());
+    symbols.insert(global); // renamed when the name is taken
+    Value memref = memref::GetGlobalOp::create(builder, loc, type,
+                                               global.getSymName());
+    return memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
+  }
+};
+
+} // namespace
