@@ -1,6 +1,7 @@
 //===----------------------------------------------------------------------===//
-// CPU runtime: warp shuffles. xor/up/down/idx with widths 32 and 16, the
-// valid flags, a partial last warp (blocks of 40 threads), sources that
+// CPU runtime: warp shuffles. xor/up/down/idx with widths 32 and 16 (only
+// the first `width` lanes of a warp take part), the valid flags, offsets
+// modulo 32, a partial last warp (blocks of 40 threads), sources that
 // returned, 3-D blocks, 64-bit values, and a warp reduction that mixes
 // shuffles in a loop with a barrier.
 //===----------------------------------------------------------------------===//
@@ -72,9 +73,10 @@ TEST(CPURuntimeShuffle, XorWidth32) {
 }
 
 TEST(CPURuntimeShuffle, XorWidth16) {
+  // Only lanes 0..15 of each warp take part.
   expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 8, 16, {64, 1, 1}),
-                sources(64, [](int64_t t) { return t ^ 8; }));
-  // xor 16 leaves a 16-lane segment: nobody has a source.
+                sources(64, [](int64_t t) { return t % 32 < 16 ? t ^ 8 : -1; }));
+  // xor 16 reaches past the 16 lanes: nobody has a source.
   expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 16, 16, {64, 1, 1}),
                 sources(64, [](int64_t) { return int64_t(-1); }));
 }
@@ -88,7 +90,9 @@ TEST(CPURuntimeShuffle, UpWidth32And16) {
   expectSources(r,
                 sources(64, [](int64_t t) { return t % 32 < 3 ? -1 : t - 3; }));
   expectSources(runShuffle(GPUMEM_SHUFFLE_UP, 3, 16, {64, 1, 1}),
-                sources(64, [](int64_t t) { return t % 16 < 3 ? -1 : t - 3; }));
+                sources(64, [](int64_t t) {
+                  return t % 32 < 3 || t % 32 >= 16 ? -1 : t - 3;
+                }));
 }
 
 TEST(CPURuntimeShuffle, DownWidth32And16) {
@@ -99,16 +103,20 @@ TEST(CPURuntimeShuffle, DownWidth32And16) {
   EXPECT_EQ(r.value[10], laneValue(15));
   EXPECT_EQ(r.valid[11], 0);
   EXPECT_EQ(r.value[11], laneValue(11));
-  expectSources(
-      r, sources(32, [](int64_t t) { return t % 16 > 10 ? -1 : t + 5; }));
+  expectSources(r, sources(32, [](int64_t t) { return t > 10 ? -1 : t + 5; }));
 }
 
 TEST(CPURuntimeShuffle, IdxWidth32And16) {
   expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 7, 32, {64, 1, 1}),
                 sources(64, [](int64_t t) { return t / 32 * 32 + 7; }));
   expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 3, 16, {64, 1, 1}),
-                sources(64, [](int64_t t) { return t / 16 * 16 + 3; }));
-  // An index past the segment has no source.
+                sources(64, [](int64_t t) {
+                  return t % 32 < 16 ? t / 32 * 32 + 3 : -1;
+                }));
+  // An index past the width has no source; the offset counts modulo 32,
+  // as PTX's shfl reads 5 bits of it.
+  expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 35, 16, {32, 1, 1}),
+                sources(32, [](int64_t t) { return t < 16 ? 3 : -1; }));
   expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 20, 16, {32, 1, 1}),
                 sources(32, [](int64_t) { return int64_t(-1); }));
 }
@@ -129,10 +137,12 @@ TEST(CPURuntimeShuffle, PartialLastWarp) {
   expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 9, 32, block),
                 sources(40, [](int64_t t) { return t < 32 ? 9 : -1; }));
   expectSources(runShuffle(GPUMEM_SHUFFLE_IDX, 7, 16, block),
-                sources(40, [](int64_t t) { return t / 16 * 16 + 7; }));
-  // Segment 2 of 16 lanes in warp 1 holds only lanes 0..7: xor 8 falls off.
+                sources(40, [](int64_t t) {
+                  return t % 32 < 16 ? t / 32 * 32 + 7 : -1;
+                }));
+  // Warp 1 holds only lanes 0..7: xor 8 falls off there.
   expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 8, 16, block),
-                sources(40, [](int64_t t) { return t < 32 ? t ^ 8 : -1; }));
+                sources(40, [](int64_t t) { return t < 16 ? t ^ 8 : -1; }));
 }
 
 TEST(CPURuntimeShuffle, LanesFollowLinearIdsOf3DBlocks) {

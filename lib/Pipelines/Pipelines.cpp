@@ -109,6 +109,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createConvertNVGPUToNVVMPass());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createGPUMemReadDynamicSharedSizeNVVMPass());
+  device.addPass(createGPUMemRewriteShuffleUpForNVVMPass());
   addStructuredLowering(device);
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createGPUMemFinalizeNVVMSharedMemoryPass());

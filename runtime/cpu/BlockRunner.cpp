@@ -10,13 +10,15 @@
 //  - barrier: the thread parks; the one that makes the number of parked
 //    threads equal to the number of live threads releases them all (into
 //    the next round) and goes on without parking.
-//  - shuffle: the lane deposits its value and parks; the lane that
-//    completes its segment (every live lane of its `width`-lane segment of
-//    the warp parked at the same shuffle) computes the segment's answers
-//    from the deposited values and releases it. Only the shuffling segment
-//    must be active, as gpu.shuffle specifies: upstream's gpu.all_reduce
-//    lowering shuffles with lanes 0..n-1 while the rest of the warp goes on
-//    to a barrier. A returning lane may complete a shuffle too.
+//  - shuffle: only the first `width` lanes of the warp take part, as
+//    gpu.shuffle specifies (a lane past them gets its own value, invalid,
+//    at once). A taking-part lane deposits its value and parks; the lane
+//    that completes the shuffle (every live lane of the first `width`
+//    parked at it) computes the answers from the deposited values and
+//    releases them. Only those lanes must be active: upstream's
+//    gpu.all_reduce lowering shuffles with lanes 0..n-1 while the rest of
+//    the warp goes on to a barrier. A returning lane may complete a
+//    shuffle too.
 // Counters per block and per warp make each event O(1) apart from the
 // release itself. A state from which no thread can progress is an error
 // found the moment it arises: a thread returning while others wait at a
@@ -56,26 +58,30 @@ bool sameLocation(const char *a, const char *b) {
   return a == b || (a && b && std::strcmp(a, b) == 0);
 }
 
-/// The lane `lane` reads from, or -1 when its source is outside its segment
-/// of `width` lanes.
+/// The lane `lane` reads from, or -1 when the shuffle is invalid there.
+/// As MLIR's gpu.shuffle says (and the member mask upstream's NVVM lowering
+/// passes), only the first `width` lanes of a warp take part; as PTX's shfl
+/// does, the offset counts modulo 32.
 int64_t shuffleSource(int64_t lane, int64_t offset, int64_t width,
                       int32_t mode) {
-  int64_t segment = lane / width * width, source = -1;
+  if (lane >= width)
+    return -1;
+  int64_t bits = offset & (GPUMEM_WARP_SIZE - 1), source = -1;
   switch (mode) {
   case GPUMEM_SHUFFLE_XOR:
-    source = lane ^ offset;
+    source = lane ^ bits;
     break;
   case GPUMEM_SHUFFLE_UP:
-    source = lane - offset;
+    source = lane - bits;
     break;
   case GPUMEM_SHUFFLE_DOWN:
-    source = lane + offset;
+    source = lane + bits;
     break;
   case GPUMEM_SHUFFLE_IDX:
-    source = segment + offset;
+    source = bits;
     break;
   }
-  return source >= segment && source < segment + width ? source : -1;
+  return source >= 0 && source < width ? source : -1;
 }
 
 void checkShuffle(const GPUMemThreadContext *ctx, int32_t width, int32_t mode,
@@ -319,8 +325,16 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
   uint32_t index = indexOf(ctx);
   uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
   uint32_t lane = index % GPUMEM_WARP_SIZE;
+  // A lane past the width takes no part: its result is invalid (and the
+  // shuffle undefined on NVIDIA GPUs, whose member mask leaves it out).
+  if (lane >= uint32_t(width)) {
+    if (valid)
+      *valid = 0;
+    return value;
+  }
   Warp &warp = warps[warpIndex];
-  // Every other live lane of this lane's segment must come to this shuffle.
+  // Every other live lane of the first `width` lanes must come to this
+  // shuffle.
   uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
   uint32_t begin = lane / uint32_t(width) * uint32_t(width);
   for (uint32_t l = begin; l < begin + uint32_t(width) &&

@@ -343,6 +343,34 @@ def GPUMemReadDynamicSharedSizeNVVMPass
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def GPUMemRewriteShuffleUpForNVVMPass
+    : Pass<"gpumem-rewrite-shuffle-up-for-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give gpu.shuffle up its MLIR meaning on NVIDIA GPUs for "
+                "widths below 32";
+  let description = [{
+    Upstream's NVVM lowering of `gpu.shuffle up` passes `32 - width` as the
+    clamp of `shfl.sync.up`, so with a width below 32 lane `k` is valid only
+    when `k - offset >= 32 - width` (lane 5 of a width-16 `up 2` gets its
+    own value, marked invalid, instead of lane 3's). Before the NVVM
+    lowering, this pass rewrites every `up` into an `idx` shuffle from lane
+    `lane_id - (offset & 31)`, valid when that lane exists (at least 0 and,
+    as for every mode, below the width), with the caller's own value when
+    invalid, as PTX gives.
+
+    ```mlir
+    %r, %v = gpu.shuffle up %x, %off, %w : f32
+    // becomes
+    %lane = gpu.lane_id
+    %src = arith.subi %lane_i32, (%off & 31) : i32
+    %r0, %v0 = gpu.shuffle idx %x, %src, %w : f32
+    %v = arith.andi %v0, (%src >= 0) : i1
+    %r = arith.select %v, %r0, %x : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def GPUMemMoveLargeSharedToDynamicPass
     : Pass<"gpumem-move-large-shared-to-dynamic", "::mlir::ModuleOp"> {
   let summary = "Move the workgroup attributions of kernels over the 48 KiB "
