@@ -138,21 +138,23 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                  << "'; expected copy, managed, register or none\n";
     return failure();
   }
+  // The options of the pipelines' shared front.
+  auto setShared = [&](auto &pipelineOptions) {
+    pipelineOptions.dynamicSharedBoundsChecks =
+        options.checkDynamicSharedBounds.getValue();
+    pipelineOptions.hostBuffers = hostBuffers.str();
+  };
   PassManager pm(module.getContext());
   if (target == Target::CPU) {
     CpuPipelineOptions cpuOptions;
     cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
-    cpuOptions.dynamicSharedBoundsChecks =
-        options.checkDynamicSharedBounds.getValue();
-    cpuOptions.hostBuffers = hostBuffers.str();
+    setShared(cpuOptions);
     buildCpuPipeline(pm, cpuOptions);
   } else {
     CudaPipelineOptions cudaOptions;
     if (!chip.empty())
       cudaOptions.chip = chip.str();
-    cudaOptions.dynamicSharedBoundsChecks =
-        options.checkDynamicSharedBounds.getValue();
-    cudaOptions.hostBuffers = hostBuffers.str();
+    setShared(cudaOptions);
     buildCudaPipeline(pm, cudaOptions);
   }
   return pm.run(module);

@@ -16,9 +16,26 @@ class OpPassManager;
 
 namespace gpumem {
 
+/// The options both pipelines take, for their shared front.
+template <typename Derived>
+struct SharedPipelineOptions : public mlir::PassPipelineOptions<Derived> {
+  using Options = mlir::detail::PassOptions;
+  Options::Option<bool> dynamicSharedBoundsChecks{
+      *this, "dynamic-shared-bounds-checks",
+      llvm::cl::desc("Check every view of gpu.dynamic_shared_memory against "
+                     "the launch's size at run time "
+                     "(gpumem-insert-dynamic-shared-bounds-checks)"),
+      llvm::cl::init(false)};
+  Options::Option<std::string> hostBuffers{
+      *this, "host-buffers",
+      llvm::cl::desc("How host memrefs that kernels use reach the device: "
+                     "copy, managed, register (gpumem-host-buffers-to-device)"
+                     " or none (left as they are)"),
+      llvm::cl::init("none")};
+};
+
 /// Options of `gpumem-cuda-pipeline`.
-struct CudaPipelineOptions
-    : public mlir::PassPipelineOptions<CudaPipelineOptions> {
+struct CudaPipelineOptions : public SharedPipelineOptions<CudaPipelineOptions> {
   PassOptions::Option<std::string> chip{*this, "chip",
                                         llvm::cl::desc("NVIDIA chip"),
                                         llvm::cl::init("sm_90")};
@@ -40,23 +57,10 @@ struct CudaPipelineOptions
       llvm::cl::desc("CUDA toolkit root; default: $CUDA_HOME, $CUDA_PATH, "
                      "/usr/local/cuda, then ptxas on $PATH"),
       llvm::cl::init("")};
-  PassOptions::Option<bool> dynamicSharedBoundsChecks{
-      *this, "dynamic-shared-bounds-checks",
-      llvm::cl::desc("Check every view of gpu.dynamic_shared_memory against "
-                     "the launch's size at run time "
-                     "(gpumem-insert-dynamic-shared-bounds-checks)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<std::string> hostBuffers{
-      *this, "host-buffers",
-      llvm::cl::desc("How host memrefs that kernels use reach the device: "
-                     "copy, managed, register (gpumem-host-buffers-to-device)"
-                     " or none (left as they are)"),
-      llvm::cl::init("none")};
 };
 
 /// Options of `gpumem-cpu-pipeline`.
-struct CpuPipelineOptions
-    : public mlir::PassPipelineOptions<CpuPipelineOptions> {
+struct CpuPipelineOptions : public SharedPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the kernels, 0 to 3"),
@@ -66,18 +70,6 @@ struct CpuPipelineOptions
       llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
                      "machine's (x86-64 for a portable binary)"),
       llvm::cl::init("")};
-  PassOptions::Option<bool> dynamicSharedBoundsChecks{
-      *this, "dynamic-shared-bounds-checks",
-      llvm::cl::desc("Check every view of gpu.dynamic_shared_memory against "
-                     "the launch's size at run time "
-                     "(gpumem-insert-dynamic-shared-bounds-checks)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<std::string> hostBuffers{
-      *this, "host-buffers",
-      llvm::cl::desc("How host memrefs that kernels use reach the device: "
-                     "copy, managed, register (gpumem-host-buffers-to-device)"
-                     " or none (left as they are)"),
-      llvm::cl::init("none")};
 };
 
 /// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.
