@@ -5,14 +5,16 @@
 // Upstream's verifier rejects copies between different static shapes, and
 // gpu-to-llvm copies as many bytes as the source holds: a smaller
 // destination overflows silently. Algorithm, for every gpu.memcpy in host
-// code with a dynamic dimension on either side: compute both element counts
-// from memref.dim; when they differ, call the runtimes'
+// code with a dynamic dimension on either side: compute both sizes in bytes
+// (the element type is the same on both sides) from memref.dim; when they
+// differ, call the runtimes'
 // gpumemMemcpySizeMismatch(source bytes, destination bytes, "file:line:col")
 // which reports the copy and exits. The location is a constant string
 // global of the module.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,18 +35,16 @@ namespace {
 
 constexpr StringLiteral kMismatchFunction = "gpumemMemcpySizeMismatch";
 
-/// The number of elements of `memref`, from its dimensions.
-Value elementCount(OpBuilder &builder, Location loc, Value memref) {
+/// The bytes of `memref`, its dynamic dimensions read with memref.dim.
+Value bufferBytes(OpBuilder &builder, Location loc, Value memref,
+                  uint64_t elementBytes) {
   auto type = cast<MemRefType>(memref.getType());
-  Value count = arith::ConstantIndexOp::create(builder, loc, 1);
-  for (auto [index, size] : llvm::enumerate(type.getShape())) {
-    Value dim =
-        ShapedType::isDynamic(size)
-            ? memref::DimOp::create(builder, loc, memref, index).getResult()
-            : arith::ConstantIndexOp::create(builder, loc, size).getResult();
-    count = arith::MulIOp::create(builder, loc, count, dim);
-  }
-  return count;
+  SmallVector<Value> dynamicSizes;
+  for (auto [index, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size))
+      dynamicSizes.push_back(memref::DimOp::create(builder, loc, memref, index));
+  return gpumem::createBufferBytes(builder, loc, type, dynamicSizes,
+                                   elementBytes);
 }
 
 /// "file:line:col" of `loc`, or "an unknown location".
@@ -98,24 +98,22 @@ struct CheckMemcpySizesPass
     OpBuilder builder(copy);
     auto elementType =
         cast<MemRefType>(copy.getSrc().getType()).getElementType();
-    int64_t elementBytes =
+    uint64_t elementBytes =
         DataLayout::closest(copy).getTypeSize(elementType);
-    Value srcCount = elementCount(builder, loc, copy.getSrc());
-    Value dstCount = elementCount(builder, loc, copy.getDst());
+    Value srcBytes = bufferBytes(builder, loc, copy.getSrc(), elementBytes);
+    Value dstBytes = bufferBytes(builder, loc, copy.getDst(), elementBytes);
     Value differ = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                         srcCount, dstCount);
+                                         srcBytes, dstBytes);
     auto ifOp = scf::IfOp::create(builder, loc, differ);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value bytes = arith::ConstantIndexOp::create(builder, loc, elementBytes);
-    auto toI64 = [&](Value count) {
-      Value total = arith::MulIOp::create(builder, loc, count, bytes);
+    auto toI64 = [&](Value bytes) {
       return arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
-                                        total)
+                                        bytes)
           .getResult();
     };
     Value where = locationString(builder, loc, module, symbols);
     func::CallOp::create(builder, loc, kMismatchFunction, TypeRange(),
-                         ValueRange{toI64(srcCount), toI64(dstCount), where});
+                         ValueRange{toI64(srcBytes), toI64(dstBytes), where});
   }
 
   /// The address of a NUL-terminated constant global naming `loc`.

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -65,16 +66,9 @@ std::optional<std::pair<Value, Value>> byteRange(OpBuilder &builder,
   Location loc = view->getLoc();
   if (auto typed = dyn_cast<memref::ViewOp>(view)) {
     MemRefType type = typed.getType();
-    int64_t staticElements = 1;
-    for (int64_t dim : type.getShape())
-      if (!ShapedType::isDynamic(dim))
-        staticElements *= dim;
-    int64_t elementBytes =
-        DataLayout::closest(view).getTypeSize(type.getElementType());
-    Value bytes = arith::ConstantIndexOp::create(builder, loc,
-                                                 staticElements * elementBytes);
-    for (Value size : typed.getSizes())
-      bytes = arith::MulIOp::create(builder, loc, bytes, size);
+    Value bytes = gpumem::createBufferBytes(
+        builder, loc, type, typed.getSizes(),
+        DataLayout::closest(view).getTypeSize(type.getElementType()));
     Value begin = typed.getByteShift();
     return std::make_pair(begin,
                           arith::AddIOp::create(builder, loc, begin, bytes)

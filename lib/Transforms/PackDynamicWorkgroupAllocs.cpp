@@ -141,14 +141,10 @@ Value emitLayout(OpBuilder &builder, Location loc, Value base,
   for (const DynamicBuffer &buffer : buffers) {
     Value offset = alignUp(builder, loc, end, buffer.alignment);
     offsets.push_back(offset);
-    int64_t staticElements = 1;
-    for (int64_t dim : buffer.type.getShape())
-      if (!ShapedType::isDynamic(dim))
-        staticElements *= dim;
-    Value bytes = arith::ConstantIndexOp::create(
-        builder, loc, staticElements * buffer.elementBytes);
-    for (Value size : mappedSizes(buffer, mapping))
-      bytes = arith::MulIOp::create(builder, loc, bytes, size);
+    Value bytes =
+        gpumem::createBufferBytes(builder, loc, buffer.type,
+                                  mappedSizes(buffer, mapping),
+                                  buffer.elementBytes);
     end = arith::AddIOp::create(builder, loc, offset, bytes);
   }
   return end;

@@ -4,6 +4,7 @@
 
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
@@ -30,6 +31,20 @@ bool gpumem::isWorkgroupMemRef(Type type) {
 uint64_t gpumem::getWorkgroupBufferBytes(MemRefType type,
                                          const DataLayout &layout) {
   return type.getNumElements() * layout.getTypeSize(type.getElementType());
+}
+
+Value gpumem::createBufferBytes(OpBuilder &builder, Location loc,
+                               MemRefType type, ValueRange dynamicSizes,
+                               uint64_t elementBytes) {
+  int64_t staticElements = 1;
+  for (int64_t dim : type.getShape())
+    if (!ShapedType::isDynamic(dim))
+      staticElements *= dim;
+  Value bytes = arith::ConstantIndexOp::create(
+      builder, loc, staticElements * int64_t(elementBytes));
+  for (Value size : dynamicSizes)
+    bytes = arith::MulIOp::create(builder, loc, bytes, size);
+  return bytes;
 }
 
 uint64_t gpumem::getWorkgroupBufferAlignment(MemRefType type,

@@ -271,7 +271,7 @@ def GPUMemCheckMemcpySizesPass
     shapes; with a dynamic dimension on either side the sizes are compared
     only at run time, and `gpu-to-llvm` copies as many bytes as the source
     holds, so a smaller destination overflows silently. Before every such
-    copy in host code this pass compares the element counts (from
+    copy in host code this pass compares the sizes in bytes (from
     `memref.dim`) and, when they differ, calls the runtimes'
     `gpumemMemcpySizeMismatch`, which stops the program:
 

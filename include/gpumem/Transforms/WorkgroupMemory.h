@@ -9,11 +9,13 @@
 #define GPUMEM_TRANSFORMS_WORKGROUPMEMORY_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/ValueRange.h"
 
 #include <cstdint>
 
 namespace mlir {
 class DataLayout;
+class OpBuilder;
 } // namespace mlir
 
 namespace gpumem {
@@ -27,6 +29,14 @@ bool isWorkgroupMemRef(mlir::Type type);
 /// The bytes of a static workgroup buffer of `type`.
 uint64_t getWorkgroupBufferBytes(mlir::MemRefType type,
                                  const mlir::DataLayout &layout);
+
+/// Emits the bytes of a buffer of `type` whose dynamic dimensions are
+/// `dynamicSizes` (in order) and whose elements take `elementBytes`: the
+/// static part as one constant, times each dynamic size.
+mlir::Value createBufferBytes(mlir::OpBuilder &builder, mlir::Location loc,
+                              mlir::MemRefType type,
+                              mlir::ValueRange dynamicSizes,
+                              uint64_t elementBytes);
 
 /// The alignment of a workgroup buffer of `type`: 16 bytes, or its element's
 /// when that is larger (docs/workgroup-memory.md).
