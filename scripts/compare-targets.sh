@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
-# Runs every program of scripts/gpu-programs.sh with gpumem-run on the cpu
-# and cuda targets and compares the (normalized) outputs. Needs MLIR and a
-# CUDA device on the same machine; test/Integration/CUDA runs it.
-#   scripts/compare-targets.sh [build-dir]
+# Runs every program of scripts/gpu-programs.sh with gpumem-run on each of
+# the given targets and compares the (normalized) outputs with the first
+# target's. Needs MLIR; the cuda target needs a CUDA device on the same
+# machine. test/Integration/CUDA runs it for cpu and cuda,
+# test/Integration/CUDAEmu for cpu and cuda-emu.
+#   scripts/compare-targets.sh [build-dir] [target...]   (default: cpu cuda)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(cpu cuda)
 . "$root/scripts/gpu-programs.sh"
 failed=0
 for program in $(gpu_programs "$root"); do
   name=${program#$root/}
   mode=$(host_buffers_mode "$program")
-  cpu=$("$build/bin/gpumem-run" --target=cpu --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
-  cuda=$("$build/bin/gpumem-run" --target=cuda --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
-  if [ "$cpu" = "$cuda" ]; then
-    echo "match    $name"
-  else
-    echo "MISMATCH $name"
-    diff <(echo "$cpu") <(echo "$cuda") | head -20
-    failed=1
-  fi
+  reference=""
+  verdict="match   "
+  for target in "${targets[@]}"; do
+    output=$("$build/bin/gpumem-run" --target="$target" --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
+    if [ -z "$reference" ]; then
+      reference=$output
+      first=$target
+    elif [ "$output" != "$reference" ]; then
+      verdict="MISMATCH"
+      echo "--- $name: $first vs $target"
+      diff <(echo "$reference") <(echo "$output") | head -20
+      failed=1
+    fi
+  done
+  echo "$verdict $name (${targets[*]})"
 done
 exit $failed

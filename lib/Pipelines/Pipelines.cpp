@@ -1,10 +1,12 @@
 //===----------------------------------------------------------------------===//
-// gpumem's pipelines. Both share the front (workgroup hoisting before and
+// gpumem's pipelines. All share the front (workgroup hoisting before and
 // after outlining) and the host side (structural lowering, gpu-to-llvm,
 // gpu-module-to-binary); they differ in the target attached and in how
 // gpu.module is lowered:
-//   cuda: checked NVVM target, then upstream's NVVM device lowering;
-//   cpu:  #gpumem.cpu, then gpumem's CPU kernel ABI lowering.
+//   cuda:     checked NVVM target, then upstream's NVVM device lowering;
+//   cuda-emu: the cuda target's device lowering unchanged, then
+//             gpumem-lower-nvvm-to-cpu and #gpumem.cpu;
+//   cpu:      #gpumem.cpu, then gpumem's CPU kernel ABI lowering.
 // Device and host are lowered by separate pass managers so that host passes
 // never see device types.
 //===----------------------------------------------------------------------===//
@@ -86,6 +88,47 @@ static void addHostLowering(OpPassManager &pm, StringRef format,
   pm.addPass(createCSEPass());
 }
 
+/// The cuda target's lowering of each gpu.module to LLVM dialect with NVVM
+/// ops, everything the NVPTX backend gets, after the module has its
+/// #nvvm.target; `omit` names a pass to leave out (tests of the tests).
+static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  if (omit != "gpumem-read-dynamic-shared-size-nvvm")
+    device.addPass(gpumem::createGPUMemReadDynamicSharedSizeNVVMPass());
+  if (omit != "gpumem-rewrite-shuffle-up-for-nvvm")
+    device.addPass(gpumem::createGPUMemRewriteShuffleUpForNVVMPass());
+  if (omit != "gpumem-promote-printf-args-for-nvvm")
+    device.addPass(gpumem::createGPUMemPromotePrintfArgsForNVVMPass());
+  addStructuredLowering(device);
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  if (omit != "gpumem-finalize-nvvm-shared-memory")
+    device.addPass(gpumem::createGPUMemFinalizeNVVMSharedMemoryPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// The front both NVIDIA pipelines share: hoisting and outlining, the move
+/// of large static shared memory for `chip`, and the checked #nvvm.target.
+static void addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers,
+                           bool boundsChecks, StringRef chip,
+                           StringRef features, StringRef format,
+                           StringRef toolkit, unsigned optLevel) {
+  addHostBuffersToDevice(pm, hostBuffers);
+  addOutliningWithHoisting(pm, boundsChecks);
+  gpumem::GPUMemMoveLargeSharedToDynamicPassOptions large;
+  large.chip = chip.str();
+  pm.addPass(gpumem::createGPUMemMoveLargeSharedToDynamicPass(large));
+  gpumem::GPUMemAttachNVVMTargetPassOptions target;
+  target.chip = chip.str();
+  target.features = features.str();
+  target.format = format.str();
+  target.toolkit = toolkit.str();
+  target.optLevel = optLevel;
+  pm.addPass(gpumem::createGPUMemAttachNVVMTargetPass(target));
+}
+
 void gpumem::buildCudaPipeline(OpPassManager &pm,
                                const CudaPipelineOptions &options) {
   std::optional<CudaToolkit> toolkit = findCudaToolkit(options.toolkit);
@@ -93,31 +136,26 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   if (format.empty())
     format = toolkit ? "bin" : "isa";
 
-  addHostBuffersToDevice(pm, options.hostBuffers);
-  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
-  GPUMemMoveLargeSharedToDynamicPassOptions large;
-  large.chip = options.chip;
-  pm.addPass(createGPUMemMoveLargeSharedToDynamicPass(large));
-  GPUMemAttachNVVMTargetPassOptions target;
-  target.chip = options.chip;
-  target.features = options.features;
-  target.format = format;
-  target.toolkit = options.toolkit;
-  target.optLevel = options.optLevel;
-  pm.addPass(createGPUMemAttachNVVMTargetPass(target));
-
-  pm.addPass(createConvertNVGPUToNVVMPass());
-  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(createGPUMemReadDynamicSharedSizeNVVMPass());
-  device.addPass(createGPUMemRewriteShuffleUpForNVVMPass());
-  addStructuredLowering(device);
-  device.addPass(createConvertGpuOpsToNVVMOps());
-  device.addPass(createGPUMemFinalizeNVVMSharedMemoryPass());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
-
+  addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
+                 options.chip, options.features, format, options.toolkit,
+                 options.optLevel);
+  addNVVMDeviceLowering(pm, "");
   addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "");
+}
+
+void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
+                                  const CudaEmuPipelineOptions &options) {
+  // No PTX is made: the target attribute only carries the chip and the
+  // features through the NVVM lowering, and no ptxas is needed.
+  addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
+                 options.chip, options.features, "isa", "", 3);
+  addNVVMDeviceLowering(pm, options.omitPass);
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerNVVMToCPUPass());
+  GPUMemAttachCPUTargetPassOptions target;
+  target.optLevel = options.optLevel;
+  target.cpu = options.cpu;
+  pm.addPass(createGPUMemAttachCPUTargetPass(target));
+  addHostLowering(pm, "bin", "");
 }
 
 void gpumem::buildCpuPipeline(OpPassManager &pm,
@@ -146,6 +184,12 @@ void gpumem::registerGPUMemPipelines() {
       "Lower a module with gpu.launch or gpu.module to LLVM with an embedded "
       "NVIDIA binary, with real shared memory for workgroup allocations",
       buildCudaPipeline);
+  PassPipelineRegistration<CudaEmuPipelineOptions>(
+      "gpumem-cuda-emu-pipeline",
+      "Lower a module with gpu.launch or gpu.module as gpumem-cuda-pipeline "
+      "does, then run the NVVM form of the kernels on CPU cores with PTX "
+      "semantics (libgpumem_cpu_runtime.so)",
+      buildCudaEmuPipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "gpumem-cpu-pipeline",
       "Lower a module with gpu.launch or gpu.module to LLVM with an embedded "

@@ -121,10 +121,12 @@ gpumem::resolveTarget(const TargetOptions &options) {
     return Target::CPU;
   if (name == "cuda")
     return Target::CUDA;
+  if (name == "cuda-emu")
+    return Target::CUDAEmu;
   if (name == "auto")
     return isCudaDeviceUsable() ? Target::CUDA : Target::CPU;
   llvm::errs() << "error: unknown --target '" << name
-               << "'; expected cpu, cuda or auto\n";
+               << "'; expected cpu, cuda, cuda-emu or auto\n";
   return failure();
 }
 
@@ -150,6 +152,13 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
     cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
     setShared(cpuOptions);
     buildCpuPipeline(pm, cpuOptions);
+  } else if (target == Target::CUDAEmu) {
+    CudaEmuPipelineOptions emuOptions;
+    if (!chip.empty())
+      emuOptions.chip = chip.str();
+    emuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
+    setShared(emuOptions);
+    buildCudaEmuPipeline(pm, emuOptions);
   } else {
     CudaPipelineOptions cudaOptions;
     if (!chip.empty())

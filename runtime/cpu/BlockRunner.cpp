@@ -28,6 +28,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockRunner.h"
+#include "CUDAEmulation.h"
+#include "PTXWarpOps.h"
 #include "StackOverflow.h"
 #include "Support.h"
 
@@ -112,8 +114,33 @@ void assertFailService(GPUMemThreadContext *ctx, const char *message,
         coords(ctx->blockId).text, coords(ctx->threadId).text);
 }
 
-constexpr GPUMemRuntimeServices services = {barrierService, shuffleService,
-                                            assertFailService};
+void barrierSyncService(GPUMemThreadContext *ctx, int32_t id, int32_t count,
+                        const char *location) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->barrierSync(ctx, id, count, location);
+}
+
+uint64_t warpSyncService(GPUMemThreadContext *ctx, int32_t op,
+                         uint32_t memberMask, uint64_t value, int32_t b,
+                         int32_t c, int32_t *pred, const char *location) {
+  return static_cast<BlockRunner *>(ctx->scheduler)
+      ->warpSync(ctx, op, memberMask, value, b, c, pred, location);
+}
+
+constexpr GPUMemRuntimeServices services = {
+    barrierService,     shuffleService,  assertFailService,
+    barrierSyncService, warpSyncService, cudaVprintf,
+    cudaAssertFail};
+
+/// "0x0000ffff" for messages.
+struct Hex {
+  char text[16];
+};
+Hex hex(uint32_t v) {
+  Hex h;
+  std::snprintf(h.text, sizeof(h.text), "0x%08x", v);
+  return h;
+}
 
 } // namespace
 
@@ -126,8 +153,10 @@ void BlockRunner::prepare(const LaunchInfo &info) {
   size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
   if (arenaBytes > arenaCapacity || !arena) {
     std::free(arena);
-    arenaCapacity = alignTo(std::max<size_t>(arenaBytes, 64), 64);
-    arena = static_cast<char *>(std::aligned_alloc(64, arenaCapacity));
+    arenaCapacity = alignTo(std::max<size_t>(arenaBytes, GPUMEM_ARENA_ALIGNMENT),
+                            GPUMEM_ARENA_ALIGNMENT);
+    arena = static_cast<char *>(
+        std::aligned_alloc(GPUMEM_ARENA_ALIGNMENT, arenaCapacity));
     if (!arena)
       fatal("kernel '%s': out of memory allocating %zu bytes of workgroup "
             "memory",
@@ -202,6 +231,14 @@ void BlockRunner::runFibers() {
   atBarrier = 0;
   barrierLocation = nullptr;
   barrierWaiters.clear();
+  atWarpSync = 0;
+  atNamedBarrier = 0;
+  for (NamedBarrier &named : namedBarriers) {
+    named.count = 0;
+    named.warpsComplete = 0;
+    named.waiters.clear();
+    named.arrivedPerWarp.assign(warps.size(), 0);
+  }
   for (uint32_t w = 0; w < warps.size(); ++w) {
     warps[w] = Warp();
     warps[w].live = int32_t(
@@ -284,6 +321,15 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
           ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
           coords(ctx->blockId).text, warp.atShuffle,
           locationOr(fibers[waiting].location));
+  uint32_t syncing =
+      warpSyncWaitingFor(index / GPUMEM_WARP_SIZE, index % GPUMEM_WARP_SIZE);
+  if (syncing != UINT32_MAX)
+    fatal("kernel '%s': deadlock at barrier %s: thread %s of block %s waits "
+          "there while lane %u of its warp waits for it at the %s at %s",
+          ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
+          coords(ctx->blockId).text, syncing % GPUMEM_WARP_SIZE,
+          ptxWarpOpName(fibers[syncing].mode),
+          locationOr(fibers[syncing].location));
   if (atBarrier == 0)
     barrierLocation = location;
   else if (!sameLocation(location, barrierLocation))
@@ -439,6 +485,15 @@ void BlockRunner::threadReturned(uint32_t index) {
           ctx.kernelName, locationOr(barrierLocation),
           coords(ctx.threadId).text, coords(ctx.blockId).text,
           (long long)atBarrier);
+  uint32_t syncing =
+      warpSyncWaitingFor(index / GPUMEM_WARP_SIZE, index % GPUMEM_WARP_SIZE);
+  if (syncing != UINT32_MAX)
+    fatal("kernel '%s': thread %s of block %s exited while lane %u of its "
+          "warp waits for it at the %s at %s (member mask %s)",
+          ctx.kernelName, coords(ctx.threadId).text, coords(ctx.blockId).text,
+          syncing % GPUMEM_WARP_SIZE, ptxWarpOpName(fibers[syncing].mode),
+          locationOr(fibers[syncing].location),
+          hex(fibers[syncing].memberMask).text);
   fibers[index].state = State::Done;
   --live;
   uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
@@ -455,11 +510,216 @@ void BlockRunner::reportStuck() const {
   int64_t atShuffles = 0;
   for (const Warp &warp : warps)
     atShuffles += warp.atShuffle;
+  if (atWarpSync || atNamedBarrier)
+    fatal("kernel '%s': deadlock in block %s: %lld threads wait at the "
+          "barrier at %s, %lld at named barriers, %lld at warp-synchronous "
+          "operations and %lld at shuffles; no thread can continue",
+          nameOf(launch->kernel), coords(contexts[0].blockId).text,
+          (long long)atBarrier, locationOr(barrierLocation),
+          (long long)atNamedBarrier, (long long)atWarpSync,
+          (long long)atShuffles);
   fatal("kernel '%s': deadlock in block %s: %lld threads wait at the barrier "
         "at %s and %lld at shuffles; no thread can continue",
         nameOf(launch->kernel), coords(contexts[0].blockId).text,
         (long long)atBarrier, locationOr(barrierLocation),
         (long long)atShuffles);
+}
+
+void BlockRunner::barrierSync(GPUMemThreadContext *ctx, int32_t id,
+                              int32_t count, const char *location) {
+  if (count < 0) {
+    barrier(ctx, location);
+    return;
+  }
+  if (id < 0 || id > 15)
+    fatal("kernel '%s': bar.sync at %s: barrier %d is not in 0..15",
+          ctx->kernelName, locationOr(location), id);
+  if (count == 0 || count % GPUMEM_WARP_SIZE != 0)
+    fatal("kernel '%s': bar.sync at %s: a thread count of %d is not a "
+          "positive multiple of %d",
+          ctx->kernelName, locationOr(location), count, GPUMEM_WARP_SIZE);
+  int64_t blockWarps =
+      (launch->threadsPerBlock + GPUMEM_WARP_SIZE - 1) / GPUMEM_WARP_SIZE;
+  if (count > blockWarps * GPUMEM_WARP_SIZE)
+    fatal("kernel '%s': bar.sync at %s waits for %d threads; the block has "
+          "%lld",
+          ctx->kernelName, locationOr(location), count,
+          (long long)launch->threadsPerBlock);
+  if (launch->mode != BlockMode::Fibers) {
+    if (launch->threadsPerBlock == 1)
+      return;
+    reportNoFibers(ctx, "barrier", location);
+  }
+  NamedBarrier &named = namedBarriers[id];
+  if (named.waiters.empty() && named.warpsComplete == 0) {
+    named.count = count;
+    named.location = location;
+  } else if (named.count != count) {
+    fatal("kernel '%s': bar.sync %d at %s waits for %d threads while threads "
+          "at %s wait for %d on the same barrier",
+          ctx->kernelName, id, locationOr(location), count,
+          locationOr(named.location), named.count);
+  }
+  uint32_t index = indexOf(ctx);
+  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  // PTX counts a warp's arrival as 32 threads once its live lanes arrived.
+  if (++named.arrivedPerWarp[warpIndex] == warps[warpIndex].live)
+    ++named.warpsComplete;
+  if (named.warpsComplete * GPUMEM_WARP_SIZE >= named.count) {
+    for (uint32_t waiter : named.waiters) {
+      fibers[waiter].state = State::Ready;
+      nextQueue.push_back(waiter);
+    }
+    atNamedBarrier -= int64_t(named.waiters.size());
+    named.waiters.clear();
+    named.warpsComplete = 0;
+    std::fill(named.arrivedPerWarp.begin(), named.arrivedPerWarp.end(), 0);
+    return;
+  }
+  fibers[index].state = State::AtNamedBarrier;
+  fibers[index].location = location;
+  named.waiters.push_back(index);
+  ++atNamedBarrier;
+  park(index);
+}
+
+uint32_t BlockRunner::warpSyncWaitingFor(uint32_t warpIndex,
+                                         uint32_t lane) const {
+  if (!atWarpSync)
+    return UINT32_MAX;
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && first + l < fibers.size(); ++l) {
+    const Fiber &fiber = fibers[first + l];
+    if (fiber.state == State::AtWarpSync && (fiber.memberMask >> lane & 1))
+      return first + l;
+  }
+  return UINT32_MAX;
+}
+
+void BlockRunner::checkWarpSyncArrival(uint32_t index, int32_t op,
+                                       uint32_t memberMask,
+                                       const char *location) const {
+  const GPUMemThreadContext &ctx = contexts[index];
+  uint32_t lane = index % GPUMEM_WARP_SIZE;
+  uint32_t first = index - lane;
+  uint32_t lanes = std::min<uint32_t>(
+      GPUMEM_WARP_SIZE, uint32_t(launch->threadsPerBlock) - first);
+  const char *name = ptxWarpOpName(op);
+  if (!(memberMask >> lane & 1))
+    fatal("kernel '%s': %s at %s: thread %s of block %s (lane %u) is not in "
+          "its member mask %s",
+          ctx.kernelName, name, locationOr(location), coords(ctx.threadId).text,
+          coords(ctx.blockId).text, lane, hex(memberMask).text);
+  if (lanes < GPUMEM_WARP_SIZE && (memberMask >> lanes) != 0)
+    fatal("kernel '%s': %s at %s: thread %s of block %s names lanes that do "
+          "not exist in member mask %s (its warp has %u lanes)",
+          ctx.kernelName, name, locationOr(location), coords(ctx.threadId).text,
+          coords(ctx.blockId).text, hex(memberMask).text, lanes);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!(memberMask >> l & 1) || l == lane)
+      continue;
+    const Fiber &other = fibers[first + l];
+    const char *problem = nullptr;
+    switch (other.state) {
+    case State::Done:
+      problem = "has exited";
+      break;
+    case State::AtBarrier:
+    case State::AtNamedBarrier:
+    case State::AtShuffle:
+      problem = "waits at a barrier";
+      break;
+    case State::AtWarpSync:
+      if (other.mode != op || other.memberMask != memberMask ||
+          !sameLocation(other.location, location))
+        fatal("kernel '%s': %s at %s: thread %s of block %s waits there with "
+              "member mask %s while lane %u waits at the %s at %s with "
+              "member mask %s",
+              ctx.kernelName, name, locationOr(location),
+              coords(ctx.threadId).text, coords(ctx.blockId).text,
+              hex(memberMask).text, l, ptxWarpOpName(other.mode),
+              locationOr(other.location), hex(other.memberMask).text);
+      break;
+    default:
+      break;
+    }
+    if (problem)
+      fatal("kernel '%s': %s at %s: lane %u in member mask %s of thread %s of "
+            "block %s %s",
+            ctx.kernelName, name, locationOr(location), l, hex(memberMask).text,
+            coords(ctx.threadId).text, coords(ctx.blockId).text, problem);
+  }
+}
+
+uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
+                               uint32_t memberMask, uint64_t value, int32_t b,
+                               int32_t c, int32_t *pred, const char *location) {
+  if (op < 0 || op > GPUMEM_WARP_SYNC)
+    fatal("kernel '%s': unknown warp operation %d at %s", ctx->kernelName, op,
+          locationOr(location));
+  int32_t predicate = 0;
+  if (launch->mode != BlockMode::Fibers) {
+    if (launch->threadsPerBlock != 1)
+      reportNoFibers(ctx, ptxWarpOpName(op), location);
+    if (memberMask != 1)
+      fatal("kernel '%s': %s at %s: member mask %s names lanes that do not "
+            "exist (the block has one thread)",
+            ctx->kernelName, ptxWarpOpName(op), locationOr(location),
+            hex(memberMask).text);
+    WarpOperands lanes[GPUMEM_WARP_SIZE] = {};
+    lanes[0] = {value, b, c};
+    uint64_t result = ptxWarpResult(op, 0, 1, lanes, &predicate);
+    if (pred)
+      *pred = predicate;
+    return result;
+  }
+  uint32_t index = indexOf(ctx);
+  checkWarpSyncArrival(index, op, memberMask, location);
+  Fiber &fiber = fibers[index];
+  fiber.state = State::AtWarpSync;
+  fiber.mode = op;
+  fiber.memberMask = memberMask;
+  fiber.value = value;
+  fiber.offset = b;
+  fiber.width = c;
+  fiber.location = location;
+  ++atWarpSync;
+  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  bool complete = true;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && complete; ++l)
+    if ((memberMask >> l & 1) && fibers[first + l].state != State::AtWarpSync)
+      complete = false;
+  if (complete)
+    completeWarpSync(warpIndex, memberMask, index);
+  else
+    park(index);
+  if (pred)
+    *pred = fiber.valid;
+  return fiber.value;
+}
+
+void BlockRunner::completeWarpSync(uint32_t warpIndex, uint32_t memberMask,
+                                   uint32_t continuing) {
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  WarpOperands lanes[GPUMEM_WARP_SIZE] = {};
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l)
+    if (memberMask >> l & 1)
+      lanes[l] = {fibers[first + l].value, fibers[first + l].offset,
+                  fibers[first + l].width};
+  int32_t op = fibers[continuing].mode;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l) {
+    if (!(memberMask >> l & 1))
+      continue;
+    Fiber &fiber = fibers[first + l];
+    int32_t predicate = 0;
+    fiber.value = ptxWarpResult(op, l, memberMask, lanes, &predicate);
+    fiber.valid = predicate;
+    fiber.state = State::Ready;
+    --atWarpSync;
+    if (first + l != continuing)
+      nextQueue.push_back(first + l);
+  }
 }
 
 void BlockRunner::reportOverflow(const void *address) const {

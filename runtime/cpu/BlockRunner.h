@@ -43,11 +43,27 @@ public:
                    int32_t width, int32_t mode, int32_t *valid,
                    const char *location);
 
+  /// services->barrierSync (PTX's bar.sync with a barrier id and count).
+  void barrierSync(GPUMemThreadContext *ctx, int32_t id, int32_t count,
+                   const char *location);
+  /// services->warpSync (PTX's shfl.sync, vote.sync, redux.sync,
+  /// match.sync, bar.warp.sync).
+  uint64_t warpSync(GPUMemThreadContext *ctx, int32_t op, uint32_t memberMask,
+                    uint64_t value, int32_t b, int32_t c, int32_t *pred,
+                    const char *location);
+
 private:
   using fcontext_t = boost::context::detail::fcontext_t;
   using transfer_t = boost::context::detail::transfer_t;
 
-  enum class State : uint8_t { Ready, AtBarrier, AtShuffle, Done };
+  enum class State : uint8_t {
+    Ready,
+    AtBarrier,
+    AtShuffle,
+    AtNamedBarrier,
+    AtWarpSync,
+    Done
+  };
 
   /// One thread of the block in fiber mode.
   struct Fiber {
@@ -58,6 +74,16 @@ private:
     int32_t offset = 0, width = 0, mode = 0; ///< shuffle request
     const char *location = nullptr;          ///< where it waits
     uint64_t value = 0;                      ///< shuffle operand, then result
+    uint32_t memberMask = 0;                 ///< warpSync request
+  };
+
+  /// One of PTX's 16 barriers of a block, used with a thread count.
+  struct NamedBarrier {
+    int32_t count = 0;             ///< threads the barrier waits for
+    int32_t warpsComplete = 0;     ///< warps whose live lanes all arrived
+    const char *location = nullptr;
+    std::vector<uint32_t> waiters; ///< fibers parked here
+    std::vector<int32_t> arrivedPerWarp;
   };
 
   /// Counters of one warp in fiber mode.
@@ -79,6 +105,16 @@ private:
   /// A lane parked at a shuffle whose segment holds `lane`, or UINT32_MAX.
   uint32_t shuffleWaitingFor(uint32_t warp, uint32_t lane) const;
   uint32_t indexOf(GPUMemThreadContext *ctx) const;
+  /// Checks the arrival of fiber `index` at a warpSync with `memberMask`.
+  void checkWarpSyncArrival(uint32_t index, int32_t op, uint32_t memberMask,
+                            const char *location) const;
+  /// Computes the results of the warpSync every lane of `memberMask` of
+  /// `warp` has reached and releases them (but `continuing`).
+  void completeWarpSync(uint32_t warp, uint32_t memberMask,
+                        uint32_t continuing);
+  /// A lane of `warp` parked at a warpSync whose mask holds `lane`, or
+  /// UINT32_MAX.
+  uint32_t warpSyncWaitingFor(uint32_t warp, uint32_t lane) const;
   [[noreturn]] void reportStuck() const;
   [[noreturn]] void reportNoFibers(GPUMemThreadContext *ctx, const char *what,
                                    const char *location) const;
@@ -100,6 +136,9 @@ private:
   int64_t live = 0;      ///< threads not yet returned
   int64_t atBarrier = 0; ///< == barrierWaiters.size()
   const char *barrierLocation = nullptr;
+  NamedBarrier namedBarriers[16];
+  int64_t atWarpSync = 0;     ///< fibers parked at warpSync
+  int64_t atNamedBarrier = 0; ///< fibers parked at named barriers
   uint32_t current = 0; ///< the fiber running or being started
 };
 

@@ -6,7 +6,9 @@
 //
 // Arena of a block: [static part, staticSharedBytes rounded up to
 // GPUMEM_SHARED_ALIGNMENT][dynamic part, `smem` bytes], at most sm_90's
-// 232448 bytes in all, as on the largest NVIDIA GPU.
+// 232448 bytes in all, as on the largest NVIDIA GPU. Kernels of the
+// cuda-emu target carry their chip's limit and are refused with the
+// messages the cuda runtime prints for the same launch on that chip.
 //===----------------------------------------------------------------------===//
 
 #include "Launch.h"
@@ -14,6 +16,7 @@
 #include "Support.h"
 #include "WorkerPool.h"
 
+#include <cstdint>
 #include <cstdio>
 
 using namespace gpumem::cpu;
@@ -33,6 +36,34 @@ int64_t product(int64_t a, int64_t b, int64_t c) {
   return abc;
 }
 
+/// The checks libgpumem_cuda_runtime.so and the driver make of a launch on
+/// the emulated chip, with the cuda runtime's messages.
+void checkAsCUDADoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
+                     const intptr_t block[3], int32_t smem) {
+  const char *name = nameOf(kernel);
+  int64_t threads = product(block[0], block[1], block[2]);
+  bool positive = grid[0] > 0 && grid[1] > 0 && grid[2] > 0 && block[0] > 0 &&
+                  block[1] > 0 && block[2] > 0;
+  // The driver's per-dimension limits: 1024 x 1024 x 64 threads, 2^31-1 x
+  // 65535 x 65535 blocks.
+  bool inLimits = positive && block[0] <= 1024 && block[1] <= 1024 &&
+                  block[2] <= 64 && threads > 0 &&
+                  threads <= GPUMEM_MAX_THREADS_PER_BLOCK &&
+                  grid[0] <= INT32_MAX && grid[1] <= 65535 && grid[2] <= 65535;
+  int64_t staticBytes = kernel->staticSharedBytes;
+  if (smem >= 0 && staticBytes + smem > kernel->maxSharedBytesPerBlock)
+    fatal("kernel '%s' asks for %lld bytes of shared memory (%lld static + "
+          "%d dynamic); the device allows at most %lld per block",
+          name, (long long)(staticBytes + smem), (long long)staticBytes, smem,
+          (long long)kernel->maxSharedBytesPerBlock);
+  if (!inLimits)
+    fatal("cuLaunchKernel failed for kernel '%s' (grid %lldx%lldx%lld, block "
+          "%lldx%lldx%lld, %d bytes of dynamic shared memory): "
+          "CUDA_ERROR_INVALID_VALUE: invalid argument",
+          name, (long long)grid[0], (long long)grid[1], (long long)grid[2],
+          (long long)block[0], (long long)block[1], (long long)block[2], smem);
+}
+
 LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
                     const intptr_t block[3], int32_t smem, void **params,
                     size_t paramsCount) {
@@ -44,6 +75,8 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
     info.grid[d] = grid[d];
     info.block[d] = block[d];
   }
+  if (kernel->emulatedChip)
+    checkAsCUDADoes(kernel, grid, block, smem);
   if (block[0] < 1 || block[1] < 1 || block[2] < 1)
     fatal("kernel '%s': a block of %lld x %lld x %lld threads: every "
           "dimension must be at least 1",
@@ -80,7 +113,8 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
   info.staticBytes = int64_t(
       alignTo(uint64_t(kernel->staticSharedBytes), GPUMEM_SHARED_ALIGNMENT));
   info.dynamicBytes = smem;
-  if (info.staticBytes + info.dynamicBytes > kMaxSharedBytesPerBlock)
+  if (!kernel->emulatedChip &&
+      info.staticBytes + info.dynamicBytes > kMaxSharedBytesPerBlock)
     fatal("kernel '%s': a block needs %lld bytes of shared memory (%lld "
           "static, %d dynamic); the cpu target allows at most %lld, like the "
           "largest NVIDIA GPU (sm_90)",

@@ -78,4 +78,66 @@ def GPUMemFinalizeCPUModulePass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GPUMemLowerNVVMToCPUPass
+    : Pass<"gpumem-lower-nvvm-to-cpu", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make a gpu.module in NVVM form host code for the CPU "
+                "runtime, with PTX semantics (the cuda-emu target)";
+  let description = [{
+    The device lowering of the `cuda-emu` target. Its input is a
+    `gpu.module` exactly as the cuda pipeline hands it to the NVPTX backend:
+    LLVM dialect with NVVM ops, after `convert-gpu-to-nvvm` and gpumem's
+    NVIDIA fix-ups. Its output follows the CPU kernel ABI
+    (include/gpumem/Runtime/CPUKernelABI.h), so `libgpumem_cpu_runtime.so`
+    runs it, with PTX's semantics rather than the `gpu` dialect's:
+
+    - special registers (`%tid`, `%ntid`, `%ctaid`, `%nctaid`, `%laneid`,
+      `%warpid`, `%nwarpid`, `%lanemask_*`, `%dynamic_smem_size`,
+      `%total_smem_size`, cluster registers of a 1-block cluster) are read
+      from the thread context;
+    - `nvvm.barrier0`, `nvvm.barrier` (with an id and thread count),
+      `nvvm.shfl.sync` (PTX's clamp and segment mask, the member mask
+      checked), `nvvm.vote.sync`, `nvvm.redux.sync`, `nvvm.match.sync` and
+      `nvvm.bar.warp.sync` call the runtime's PTX services; fences are host
+      fences;
+    - `vprintf` and `__assertfail` behave as CUDA's; libdevice's `__nv_*`
+      math functions become libm's;
+    - every `addrspace(3)` global gets its own offset and alignment in the
+      block's shared arena, the `extern` array follows them; address spaces
+      are erased.
+
+    Anything else NVVM-specific (tensor-core ops, inline PTX, other
+    `llvm.nvvm.*` intrinsics) is a located error. Each kernel `K` becomes
+    `__gpumem_kernel_K` and `__gpumem_run_thread_K`; `K` stays an empty
+    stub, and the module exports its kernel table with the chip (from the
+    module's `#nvvm.target`) and its shared memory limit, which the runtime
+    enforces at launch with the cuda runtime's messages. The module's
+    targets are removed: `gpumem-attach-cpu-target` gives it `#gpumem.cpu`.
+
+    Before:
+    ```mlir
+    gpu.module @m [#nvvm.target<chip = "sm_90">] {
+      llvm.func @k() attributes {gpu.kernel, nvvm.kernel} {
+        %0 = nvvm.read.ptx.sreg.tid.x : i32
+        nvvm.barrier0
+        llvm.return
+      }
+    }
+    ```
+    After (abridged):
+    ```mlir
+    gpu.module @m {
+      llvm.func internal @__gpumem_kernel_k(%ctx: !llvm.ptr) {
+        %0 = llvm.load ... : !llvm.ptr -> i64   // ctx->threadId[0]
+        llvm.call %barrier(%ctx, %where)        // ctx->services->barrier
+        llvm.return
+      }
+      llvm.func @k() attributes {gpu.kernel} { llvm.return }
+      llvm.func internal @__gpumem_run_thread_k(%params: !llvm.ptr, %ctx: !llvm.ptr)
+      llvm.mlir.global external constant @__gpumem_cpu_module() ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // GPUMEM_CONVERSION_PASSES

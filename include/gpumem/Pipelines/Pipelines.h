@@ -16,6 +16,11 @@ class OpPassManager;
 
 namespace gpumem {
 
+/// The NVIDIA passes of the device lowering that `test-omit-pass` may name.
+constexpr const char *kOmittableNVIDIAPasses =
+    "gpumem-read-dynamic-shared-size-nvvm, gpumem-rewrite-shuffle-up-for-nvvm, "
+    "gpumem-promote-printf-args-for-nvvm, gpumem-finalize-nvvm-shared-memory";
+
 /// The options both pipelines take, for their shared front.
 template <typename Derived>
 struct SharedPipelineOptions : public mlir::PassPipelineOptions<Derived> {
@@ -72,6 +77,34 @@ struct CpuPipelineOptions : public SharedPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init("")};
 };
 
+/// Options of `gpumem-cuda-emu-pipeline`.
+struct CudaEmuPipelineOptions
+    : public SharedPipelineOptions<CudaEmuPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA chip whose code is emulated"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, as for gpumem-cuda-pipeline"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level of the host code made from the "
+                     "kernels, 0 to 3"),
+      llvm::cl::init(2)};
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
+                     "machine's"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> omitPass{
+      *this, "test-omit-pass",
+      llvm::cl::desc("For testing the tests only: leave one of gpumem's NVIDIA "
+                     "passes out of the device lowering (" +
+                     std::string(kOmittableNVIDIAPasses) + ")"),
+      llvm::cl::init("")};
+};
+
 /// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
@@ -81,7 +114,14 @@ void buildCudaPipeline(mlir::OpPassManager &pm,
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
 
-/// Registers `gpumem-cuda-pipeline` and `gpumem-cpu-pipeline`.
+/// Adds the cuda-emu lowering to `pm`: the cuda pipeline's device lowering
+/// unchanged, then gpumem-lower-nvvm-to-cpu, so that the NVVM form of the
+/// kernels runs on libgpumem_cpu_runtime.so.
+void buildCudaEmuPipeline(mlir::OpPassManager &pm,
+                          const CudaEmuPipelineOptions &options);
+
+/// Registers `gpumem-cuda-pipeline`, `gpumem-cuda-emu-pipeline` and
+/// `gpumem-cpu-pipeline`.
 void registerGPUMemPipelines();
 
 } // namespace gpumem

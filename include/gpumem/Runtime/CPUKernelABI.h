@@ -39,13 +39,16 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 1
+#define GPUMEM_CPU_ABI_VERSION 2
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
 /* Alignment the runtime guarantees for the workgroup arena and for the
  * dynamic part in it; the compiler assumes no more. */
 #define GPUMEM_SHARED_ALIGNMENT 16
+/* Alignment of the arena itself: the most a cuda-emu shared variable may
+ * ask for (as CUTLASS's 1024-byte aligned dynamic shared memory does). */
+#define GPUMEM_ARENA_ALIGNMENT 1024
 
 typedef struct GPUMemThreadContext GPUMemThreadContext;
 
@@ -82,7 +85,58 @@ typedef struct GPUMemRuntimeServices {
    * thread, then stops the program (exit code 1). Does not return. */
   void (*assertFail)(GPUMemThreadContext *ctx, const char *message,
                      const char *location);
+
+  /* The services below are PTX's, for the cuda-emu target, which runs the
+   * NVVM form of a kernel (docs/cuda-emu.md). */
+
+  /* bar.sync / barrier.sync `id`, `count`: with count < 0 every thread of
+   * the block takes part (then it is `barrier`); else the barrier `id`
+   * (0..15) completes when `count` threads (a multiple of 32) arrived. */
+  void (*barrierSync)(GPUMemThreadContext *ctx, int32_t id, int32_t count,
+                      const char *location);
+  /* A warp-synchronous operation (GPUMemWarpOp) over the lanes of
+   * `memberMask`, which must hold the caller's lane and only lanes that
+   * exist and have not exited; every lane of it must reach the same
+   * operation with the same mask (compute-sanitizer's synccheck). `value`
+   * is the lane's operand in its low bits, `b` and `c` PTX's operands of
+   * shfl.sync; *pred receives the predicate result (shfl.sync's validity,
+   * match.sync.all's). Returns the operation's result. */
+  uint64_t (*warpSync)(GPUMemThreadContext *ctx, int32_t op,
+                       uint32_t memberMask, uint64_t value, int32_t b,
+                       int32_t c, int32_t *pred, const char *location);
+  /* CUDA's vprintf: `format` and the argument buffer the NVVM lowering
+   * packs (each argument at its natural alignment, floats as doubles). */
+  int32_t (*vprintf)(GPUMemThreadContext *ctx, const char *format,
+                     const void *arguments);
+  /* CUDA's __assertfail: prints CUDA's message, then stops the program the
+   * way the cuda runtime does when a kernel traps. Does not return. */
+  void (*cudaAssertFail)(GPUMemThreadContext *ctx, const char *message,
+                         const char *file, uint32_t line,
+                         const char *function);
 } GPUMemRuntimeServices;
+
+/* The operations of services->warpSync. */
+enum GPUMemWarpOp {
+  GPUMEM_WARP_SHFL_BFLY = 0, /* shfl.sync with PTX's clamp and segment mask */
+  GPUMEM_WARP_SHFL_UP = 1,
+  GPUMEM_WARP_SHFL_DOWN = 2,
+  GPUMEM_WARP_SHFL_IDX = 3,
+  GPUMEM_WARP_VOTE_ALL = 4, /* vote.sync: value is the predicate */
+  GPUMEM_WARP_VOTE_ANY = 5,
+  GPUMEM_WARP_VOTE_UNI = 6,
+  GPUMEM_WARP_VOTE_BALLOT = 7,
+  GPUMEM_WARP_REDUX_ADD = 8, /* redux.sync on 32-bit integers */
+  GPUMEM_WARP_REDUX_MIN = 9,
+  GPUMEM_WARP_REDUX_MAX = 10,
+  GPUMEM_WARP_REDUX_UMIN = 11,
+  GPUMEM_WARP_REDUX_UMAX = 12,
+  GPUMEM_WARP_REDUX_AND = 13,
+  GPUMEM_WARP_REDUX_OR = 14,
+  GPUMEM_WARP_REDUX_XOR = 15,
+  GPUMEM_WARP_MATCH_ANY = 16, /* match.sync on 32- or 64-bit values */
+  GPUMEM_WARP_MATCH_ALL = 17,
+  GPUMEM_WARP_SYNC = 18 /* bar.warp.sync */
+};
 
 /* One thread's view of its launch. Field offsets are part of the ABI. */
 struct GPUMemThreadContext {
@@ -108,6 +162,11 @@ typedef struct GPUMemCPUKernel {
   int64_t staticSharedBytes;    /* arena bytes the kernel needs statically */
   int32_t needsFibers;          /* barrier or warp operation reachable */
   int32_t numParams;            /* entries of `params` */
+  /* cuda-emu: the emulated chip ("sm_90") and its shared memory per block;
+   * launches are checked against it with the cuda runtime's messages.
+   * Null and 0 on the cpu target. */
+  const char *emulatedChip;
+  int64_t maxSharedBytesPerBlock;
 } GPUMemCPUKernel;
 
 /* The object's exported GPUMEM_CPU_MODULE_SYMBOL. */

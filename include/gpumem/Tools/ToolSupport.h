@@ -20,18 +20,22 @@
 
 namespace gpumem {
 
-/// Where kernels run.
-enum class Target { CPU, CUDA };
+/// Where kernels run: CPU cores from the gpu dialect, an NVIDIA GPU, or CPU
+/// cores from the NVIDIA device code (cuda-emu; the cpu runtime runs it).
+enum class Target { CPU, CUDA, CUDAEmu };
 
 /// The command-line options both tools take; construct one as a static.
 struct TargetOptions {
   llvm::cl::opt<std::string> target{
-      "target", llvm::cl::desc("cpu, cuda, or auto (cuda when a CUDA device "
-                               "is usable, else cpu)"),
+      "target",
+      llvm::cl::desc("cpu, cuda, cuda-emu (the NVIDIA device code run on CPU "
+                     "cores) or auto (cuda when a CUDA device is usable, else "
+                     "cpu)"),
       llvm::cl::init("auto")};
   llvm::cl::opt<std::string> chip{
-      "chip", llvm::cl::desc("NVIDIA chip for --target=cuda (default: the "
-                             "device's when it runs here, else sm_90)"),
+      "chip", llvm::cl::desc("NVIDIA chip for --target=cuda and cuda-emu "
+                             "(default: the device's when cuda runs here, "
+                             "else sm_90)"),
       llvm::cl::init("")};
   llvm::cl::opt<std::string> cpu{
       "cpu",

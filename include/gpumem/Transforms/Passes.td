@@ -371,6 +371,31 @@ def GPUMemRewriteShuffleUpForNVVMPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemPromotePrintfArgsForNVVMPass
+    : Pass<"gpumem-promote-printf-args-for-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Widen gpu.printf's small integer arguments to 32 bits, as "
+                "CUDA's printf reads them";
+  let description = [{
+    Upstream's NVVM lowering of `gpu.printf` packs the arguments into
+    `vprintf`'s buffer at their own width and natural alignment (an `i8`
+    takes one byte), but CUDA's printf reads every `%d`, `%u`, `%x` or
+    `%c` argument as 4 bytes at 4-byte alignment, as C's default argument
+    promotions would have passed it. So `gpu.printf "%d %d" %a, %b : i8, i16`
+    prints garbage on a GPU. Before the NVVM lowering, this pass widens every
+    integer argument narrower than 32 bits to `i32`: `i1` with zeros (it
+    prints 0 or 1), the others with their sign, as the cpu target does.
+
+    ```mlir
+    gpu.printf "%d %d\n", %flag, %small : i1, i8
+    // becomes
+    %0 = arith.extui %flag : i1 to i32
+    %1 = arith.extsi %small : i8 to i32
+    gpu.printf "%d %d\n", %0, %1 : i32, i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def GPUMemMoveLargeSharedToDynamicPass
     : Pass<"gpumem-move-large-shared-to-dynamic", "::mlir::ModuleOp"> {
   let summary = "Move the workgroup attributions of kernels over the 48 KiB "

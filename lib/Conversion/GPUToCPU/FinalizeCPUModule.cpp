@@ -47,7 +47,6 @@ private:
   LogicalResult lowerVectorOps();
   LogicalResult convertStubs(LLVMTypeConverter &converter);
   LogicalResult convertToLLVM(LLVMTypeConverter &converter);
-  LogicalResult emitModuleDescriptor();
 };
 
 void FinalizeCPUModulePass::runOnOperation() {
@@ -55,7 +54,7 @@ void FinalizeCPUModulePass::runOnOperation() {
       cpu::createHostTypeConverter(&getContext());
   if (failed(lowerVectorOps()) || failed(convertStubs(*converter)) ||
       failed(convertToLLVM(*converter)) ||
-      failed(emitModuleDescriptor()))
+      failed(cpu::emitCPUModuleDescriptor(getOperation())))
     return signalPassFailure();
 }
 
@@ -126,78 +125,6 @@ FinalizeCPUModulePass::convertToLLVM(LLVMTypeConverter &converter) {
                                                      patterns);
   }
   return applyFullConversion(getOperation(), target, std::move(patterns));
-}
-
-LogicalResult FinalizeCPUModulePass::emitModuleDescriptor() {
-  gpu::GPUModuleOp module = getOperation();
-  auto table = module->getAttrOfType<ArrayAttr>(cpu::kKernelTableAttr);
-  if (!table)
-    return module.emitOpError()
-           << "has no kernel table; run gpumem-lower-gpu-to-cpu-abi first";
-  MLIRContext *context = &getContext();
-  Location loc = module.getLoc();
-  auto ptr = LLVM::LLVMPointerType::get(context);
-  auto i32 = IntegerType::get(context, 32);
-  auto i64 = IntegerType::get(context, 64);
-  auto kernelType =
-      LLVM::LLVMStructType::getLiteral(context, {ptr, ptr, ptr, i64, i32, i32});
-  auto tableType = LLVM::LLVMArrayType::get(kernelType, table.size());
-  auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
-
-  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  auto kernels = LLVM::GlobalOp::create(
-      builder, loc, tableType, /*isConstant=*/true, LLVM::Linkage::Private,
-      "__gpumem_cpu_kernels", Attribute());
-  {
-    Block *init = builder.createBlock(&kernels.getInitializerRegion());
-    builder.setInsertionPointToStart(init);
-    Value array = LLVM::PoisonOp::create(builder, loc, tableType);
-    for (auto [index, entry] : llvm::enumerate(table)) {
-      auto dict = cast<DictionaryAttr>(entry);
-      auto symbol = [&](StringRef key) -> Value {
-        auto ref = dict.getAs<FlatSymbolRefAttr>(key);
-        if (!ref)
-          return LLVM::ZeroOp::create(builder, loc, ptr);
-        return LLVM::AddressOfOp::create(builder, loc, ptr, ref.getValue());
-      };
-      Value fields[] = {
-          cpu::getStringPointer(builder, loc, module,
-                                dict.getAs<StringAttr>("name").getValue()),
-          symbol("run_thread"), symbol("run_block"),
-          LLVM::ConstantOp::create(builder, loc, i64,
-                                   dict.getAs<IntegerAttr>("shared_bytes")),
-          LLVM::ConstantOp::create(
-              builder, loc, i32,
-              dict.getAs<BoolAttr>("needs_fibers").getValue() ? 1 : 0),
-          LLVM::ConstantOp::create(builder, loc, i32,
-                                   dict.getAs<IntegerAttr>("num_params"))};
-      Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
-      for (auto [field, value] : llvm::enumerate(fields))
-        kernel = LLVM::InsertValueOp::create(builder, loc, kernel, value,
-                                             ArrayRef<int64_t>{int64_t(field)});
-      array = LLVM::InsertValueOp::create(builder, loc, array, kernel,
-                                          ArrayRef<int64_t>{int64_t(index)});
-    }
-    LLVM::ReturnOp::create(builder, loc, array);
-  }
-
-  builder.setInsertionPointToEnd(module.getBody());
-  auto descriptor = LLVM::GlobalOp::create(
-      builder, loc, moduleType, /*isConstant=*/true, LLVM::Linkage::External,
-      GPUMEM_CPU_MODULE_SYMBOL, Attribute());
-  Block *init = builder.createBlock(&descriptor.getInitializerRegion());
-  builder.setInsertionPointToStart(init);
-  Value fields[] = {
-      LLVM::ConstantOp::create(builder, loc, i32, GPUMEM_CPU_ABI_VERSION),
-      LLVM::ConstantOp::create(builder, loc, i32, int64_t(table.size())),
-      LLVM::AddressOfOp::create(builder, loc, kernels)};
-  Value value = LLVM::PoisonOp::create(builder, loc, moduleType);
-  for (auto [field, fieldValue] : llvm::enumerate(fields))
-    value = LLVM::InsertValueOp::create(builder, loc, value, fieldValue,
-                                        ArrayRef<int64_t>{int64_t(field)});
-  LLVM::ReturnOp::create(builder, loc, value);
-  module->removeAttr(cpu::kKernelTableAttr);
-  return success();
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #define GPUMEM_LIB_CONVERSION_GPUTOCPU_HOSTCODE_H
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 
 #include <memory>
@@ -16,7 +17,8 @@ namespace gpumem::cpu {
 
 /// The attribute on a CPU gpu.module listing its kernels for the module
 /// descriptor: an array of dictionaries {name, run_thread, run_block,
-/// shared_bytes, needs_fibers, num_params}.
+/// shared_bytes, needs_fibers, num_params} and, on the cuda-emu target,
+/// {chip, max_shared_bytes}.
 constexpr llvm::StringLiteral kKernelTableAttr = "gpumem.cpu_kernels";
 
 /// An LLVM type converter for code that runs on host cores: every memory
@@ -32,6 +34,11 @@ std::string formatLocation(mlir::Location loc);
 mlir::Value getStringPointer(mlir::OpBuilder &builder, mlir::Location loc,
                              mlir::Operation *symbolTableOp,
                              llvm::StringRef text);
+
+/// Turns the kernel table on `module` (kKernelTableAttr) into the exported
+/// GPUMEM_CPU_MODULE_SYMBOL descriptor (CPUKernelABI.h) and drops the
+/// attribute.
+mlir::LogicalResult emitCPUModuleDescriptor(mlir::gpu::GPUModuleOp module);
 
 } // namespace gpumem::cpu
 

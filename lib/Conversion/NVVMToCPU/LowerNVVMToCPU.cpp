@@ -1,0 +1,437 @@
+//===----------------------------------------------------------------------===//
+// gpumem-lower-nvvm-to-cpu: the cuda-emu target's device lowering. It takes
+// a gpu.module exactly as the cuda pipeline hands it to the NVPTX backend
+// (LLVM dialect with NVVM ops) and makes it host code for the CPU runtime,
+// with PTX's semantics.
+//
+// Algorithm, on one gpu.module:
+//  1. Refuse what cannot run: NVVM ops without a lowering here (tensor
+//     cores, TMA, ...), inline PTX, other llvm.nvvm intrinsics, indirect
+//     calls, and calls to functions neither the module, libc's malloc/free,
+//     libm nor the runtime provide. libdevice's __nv_* math functions become
+//     libm's (NVVMLibdevice.cpp).
+//  2. Lay out shared memory as ptxas does for one kernel: every
+//     addrspace(3) global at its own offset and alignment, in module order
+//     (a zero-size one that is not external takes one byte, as in ptxas);
+//     `extern` zero-size arrays all start after them, at their alignment.
+//  3. Every function with a body takes the thread context
+//     (GPUMemThreadContext) as a trailing argument; calls pass it on.
+//  4. NVVM ops become context loads (special registers) and runtime
+//     services (bar.sync, shfl/vote/redux/match.sync, vprintf,
+//     __assertfail) through ctx->services; fences become host fences.
+//  5. Address spaces are erased (generic, global, shared, local are all
+//     host memory); a shared global's address is ctx->sharedMemory plus its
+//     offset, the extern array's ctx->dynamicSharedMemory.
+//  6. Each kernel K becomes __gpumem_kernel_K plus __gpumem_run_thread_K,
+//     which unpacks mgpuLaunchKernel's parameters; K stays an empty stub for
+//     gpu.launch_func to verify against; the module exports the kernel table
+//     (CPUKernelABI.h) with the chip's shared memory limit.
+//===----------------------------------------------------------------------===//
+
+#include "NVVMToCPU.h"
+
+#include "../GPUToCPU/HostCode.h"
+
+#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Support/NVIDIATarget.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <cstddef>
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMLOWERNVVMTOCPUPASS
+#include "gpumem/Conversion/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+using namespace gpumem::nvvmcpu;
+
+namespace {
+
+/// Ops that make a kernel need fibers: a thread waits for others there.
+bool isSynchronizing(Operation *op) {
+  return isa<NVVM::Barrier0Op, NVVM::BarrierOp, NVVM::ShflOp,
+             NVVM::VoteSyncOp, NVVM::ReduxOp, NVVM::MatchSyncOp,
+             NVVM::SyncWarpOp>(op);
+}
+
+/// The NVVM ops lowerContextOps knows.
+bool isSupportedNVVMOp(Operation *op) {
+  if (isSynchronizing(op) || isa<NVVM::MembarOp, NVVM::FenceScClusterOp>(op))
+    return true;
+  return isSpecialRegister(op->getName().getStringRef());
+}
+
+struct LowerNVVMToCPUPass
+    : gpumem::impl::GPUMemLowerNVVMToCPUPassBase<LowerNVVMToCPUPass> {
+  void runOnOperation() override;
+
+private:
+  LogicalResult checkSupported();
+  LogicalResult layOutSharedMemory();
+  void findKernelsNeedingFibers();
+  void addContextArguments();
+  LogicalResult lowerFunction(LLVM::LLVMFuncOp func);
+  void lowerSharedAddresses();
+  void eraseAddressSpaces();
+  void createKernelEntries();
+
+  gpu::GPUModuleOp module;
+  std::string chip = "sm_90";
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  llvm::DenseSet<Operation *> needsFibers;
+  /// Offsets of static shared globals; extern arrays map to -1.
+  llvm::StringMap<int64_t> sharedOffsets;
+  SharedLayout layout;
+  /// Functions with a body (before the context argument is added).
+  llvm::SetVector<Operation *> defined;
+};
+
+void LowerNVVMToCPUPass::runOnOperation() {
+  // The pass object runs once per gpu.module: start from nothing.
+  module = getOperation();
+  chip = "sm_90";
+  kernels.clear();
+  needsFibers.clear();
+  sharedOffsets.clear();
+  layout = SharedLayout();
+  defined.clear();
+  if (ArrayAttr targets = module.getTargetsAttr())
+    for (Attribute target : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+        chip = nvvm.getChip().str();
+  const gpumem::NVIDIAChip *info = gpumem::lookupNVIDIAChip(chip);
+  layout.maxSharedBytesPerBlock = info ? info->maxSharedBytesPerBlock : 232448;
+  layout.maxWarpsPerSM = maxWarpsPerSM(chip);
+
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!func.isExternal())
+      defined.insert(func);
+    if (func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) ||
+        func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName())) {
+      if (func.isExternal()) {
+        func.emitOpError() << "is a kernel without a body";
+        return signalPassFailure();
+      }
+      kernels.push_back(func);
+    }
+  }
+  if (failed(checkSupported()) || failed(mapLibdeviceCalls(module)) ||
+      failed(layOutSharedMemory()))
+    return signalPassFailure();
+  findKernelsNeedingFibers();
+  addContextArguments();
+  for (Operation *func : defined)
+    if (failed(lowerFunction(cast<LLVM::LLVMFuncOp>(func))))
+      return signalPassFailure();
+  if (failed(defineLibdeviceHelpers(module)))
+    return signalPassFailure();
+  eraseAddressSpaces();
+  lowerSharedAddresses();
+  createKernelEntries();
+  if (failed(gpumem::cpu::emitCPUModuleDescriptor(module)))
+    return signalPassFailure();
+  // gpumem-attach-cpu-target gives the module the host target.
+  module.removeTargetsAttr();
+}
+
+LogicalResult LowerNVVMToCPUPass::checkSupported() {
+  SymbolTable symbols(module);
+  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+    if (isa<NVVM::NVVMDialect>(op->getDialect()) && !isSupportedNVVMOp(op))
+      return op->emitOpError()
+             << "has no lowering on the cuda-emu target, which runs the NVVM "
+                "form of kernels on the CPU";
+    if (auto barrier = dyn_cast<NVVM::BarrierOp>(op))
+      if (barrier.getReductionOp())
+        return op->emitOpError()
+               << "with a reduction (barrier.red) has no lowering on the "
+                  "cuda-emu target";
+    if (auto redux = dyn_cast<NVVM::ReduxOp>(op))
+      if (!redux.getVal().getType().isInteger(32))
+        return op->emitOpError()
+               << "on floating-point values has no lowering on the cuda-emu "
+                  "target";
+    if (isa<LLVM::InlineAsmOp>(op))
+      return op->emitOpError()
+             << "(inline PTX) cannot run on the cuda-emu target";
+    if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+      StringRef name = intrinsic.getIntrin();
+      if (name.starts_with("llvm.nvvm.") && !isSpecialRegisterIntrinsic(name))
+        return op->emitOpError() << "calls '" << name
+                                 << "', which has no lowering on the cuda-emu "
+                                    "target";
+    }
+    if (isa<LLVM::InvokeOp>(op))
+      return op->emitOpError() << "is not supported on the cuda-emu target";
+    if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+      std::optional<StringRef> callee = call.getCallee();
+      if (!callee)
+        return op->emitOpError()
+               << "is an indirect call, which the cuda-emu target does not "
+                  "support";
+    }
+    if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+      Operation *target = symbols.lookup(address.getGlobalName());
+      if (auto func = dyn_cast_if_present<LLVM::LLVMFuncOp>(target))
+        return op->emitOpError()
+               << "takes the address of function '" << func.getName()
+               << "', which the cuda-emu target does not support";
+      auto global = dyn_cast_if_present<LLVM::GlobalOp>(target);
+      if (global && global.getAddrSpace() == kSharedAddressSpace &&
+          !op->getParentOfType<LLVM::LLVMFuncOp>())
+        return op->emitOpError()
+               << "uses the address of shared variable '" << global.getName()
+               << "' outside a function, which the cuda-emu target does not "
+                  "support";
+    }
+    if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+      if (global.getAddrSpace() == kLocalAddressSpace)
+        return op->emitOpError()
+               << "is a .local variable, which the cuda-emu target does not "
+                  "support";
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult LowerNVVMToCPUPass::layOutSharedMemory() {
+  DataLayout dataLayout = DataLayout::closest(module);
+  int64_t end = 0, externAlignment = GPUMEM_SHARED_ALIGNMENT;
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    if (global.getAddrSpace() != kSharedAddressSpace)
+      continue;
+    int64_t size = int64_t(dataLayout.getTypeSize(global.getType()));
+    int64_t alignment = global.getAlignment().value_or(
+        int64_t(dataLayout.getTypeABIAlignment(global.getType())));
+    if (alignment < 1)
+      alignment = 1;
+    if (alignment > GPUMEM_ARENA_ALIGNMENT || !llvm::isPowerOf2_64(alignment))
+      return global.emitOpError()
+             << "asks for an alignment of " << alignment
+             << " bytes; the cuda-emu target aligns shared memory to at most "
+             << GPUMEM_ARENA_ALIGNMENT;
+    if (size == 0 && global.getLinkage() == LLVM::Linkage::External) {
+      sharedOffsets[global.getSymName()] = -1;
+      externAlignment = std::max(externAlignment, alignment);
+      continue;
+    }
+    // ptxas gives a zero-size variable that is not `extern` one byte of
+    // static shared memory (upstream's lowering of gpu.dynamic_shared_memory
+    // makes such a variable).
+    size = std::max<int64_t>(size, 1);
+    end = int64_t(llvm::alignTo(end, alignment));
+    sharedOffsets[global.getSymName()] = end;
+    end += size;
+  }
+  // The runtime puts the dynamic part at the static size rounded to 16
+  // bytes in an arena aligned to GPUMEM_ARENA_ALIGNMENT.
+  layout.staticBytes = int64_t(llvm::alignTo(end, externAlignment));
+  if (layout.staticBytes > int64_t(layout.maxSharedBytesPerBlock))
+    return module.emitOpError()
+           << "uses " << layout.staticBytes
+           << " bytes of static shared memory; " << chip << " allows "
+           << layout.maxSharedBytesPerBlock << " per block";
+  return success();
+}
+
+void LowerNVVMToCPUPass::findKernelsNeedingFibers() {
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> callers;
+  SmallVector<Operation *> worklist;
+  SymbolTable symbols(module);
+  for (Operation *func : defined)
+    func->walk([&](Operation *op) {
+      if (isSynchronizing(op) && needsFibers.insert(func).second)
+        worklist.push_back(func);
+      if (auto call = dyn_cast<LLVM::CallOp>(op))
+        if (std::optional<StringRef> name = call.getCallee())
+          if (Operation *callee = symbols.lookup(*name))
+            callers[callee].push_back(func);
+    });
+  while (!worklist.empty())
+    for (Operation *caller : callers[worklist.pop_back_val()])
+      if (needsFibers.insert(caller).second)
+        worklist.push_back(caller);
+}
+
+void LowerNVVMToCPUPass::addContextArguments() {
+  auto ptr = LLVM::LLVMPointerType::get(&getContext());
+  for (Operation *op : defined) {
+    auto func = cast<LLVM::LLVMFuncOp>(op);
+    LLVM::LLVMFunctionType type = func.getFunctionType();
+    SmallVector<Type> params(type.getParams());
+    params.push_back(ptr);
+    func.setFunctionType(LLVM::LLVMFunctionType::get(
+        type.getReturnType(), params, type.isVarArg()));
+    func.getBody().front().addArgument(ptr, func.getLoc());
+    if (ArrayAttr argAttrs = func.getArgAttrsAttr()) {
+      SmallVector<Attribute> extended(argAttrs.getValue());
+      extended.push_back(DictionaryAttr::get(&getContext()));
+      func.setArgAttrsAttr(ArrayAttr::get(&getContext(), extended));
+    }
+  }
+  for (Operation *op : defined) {
+    auto func = cast<LLVM::LLVMFuncOp>(op);
+    Value context = func.getArgument(func.getNumArguments() - 1);
+    func.walk([&](LLVM::CallOp call) {
+      std::optional<StringRef> name = call.getCallee();
+      if (!name)
+        return;
+      auto callee = dyn_cast_if_present<LLVM::LLVMFuncOp>(
+          SymbolTable::lookupSymbolIn(module, *name));
+      if (callee && defined.contains(callee))
+        call.getCalleeOperandsMutable().append(context);
+    });
+  }
+}
+
+LogicalResult LowerNVVMToCPUPass::lowerFunction(LLVM::LLVMFuncOp func) {
+  Value context = func.getArgument(func.getNumArguments() - 1);
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<NVVM::NVVMDialect>(op->getDialect()) ||
+        isa<LLVM::CallIntrinsicOp, LLVM::CallOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(lowerDeviceOp(op, context, layout)))
+      return failure();
+  return success();
+}
+
+void LowerNVVMToCPUPass::eraseAddressSpaces() {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [](LLVM::LLVMPointerType type) -> std::optional<Type> {
+        if (type.getAddressSpace() == 0)
+          return std::nullopt;
+        return LLVM::LLVMPointerType::get(type.getContext());
+      });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+  module.walk([](LLVM::AddrSpaceCastOp cast) {
+    cast.replaceAllUsesWith(cast.getArg());
+    cast.erase();
+  });
+}
+
+void LowerNVVMToCPUPass::lowerSharedAddresses() {
+  SymbolTable symbols(module);
+  module.walk([&](LLVM::AddressOfOp address) {
+    auto it = sharedOffsets.find(address.getGlobalName());
+    if (it == sharedOffsets.end())
+      return;
+    auto func = address->getParentOfType<LLVM::LLVMFuncOp>();
+    Value context = func.getArgument(func.getNumArguments() - 1);
+    OpBuilder builder(address);
+    ContextAccess access(builder, address.getLoc(), context);
+    Value replacement =
+        it->second < 0
+            ? access.loadPointer(offsetof(GPUMemThreadContext,
+                                          dynamicSharedMemory))
+            : access.address(access.loadPointer(offsetof(
+                                 GPUMemThreadContext, sharedMemory)),
+                             it->second);
+    address.replaceAllUsesWith(replacement);
+    address.erase();
+  });
+  for (auto global :
+       llvm::make_early_inc_range(module.getOps<LLVM::GlobalOp>())) {
+    if (sharedOffsets.count(global.getSymName()))
+      global.erase();
+    else
+      global.setAddrSpace(0);
+  }
+}
+
+void LowerNVVMToCPUPass::createKernelEntries() {
+  MLIRContext *context = &getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto voidType = LLVM::LLVMVoidType::get(context);
+  Builder attrs(context);
+  SmallVector<Attribute> table;
+  // Every NVVM attribute goes: the host has no use for them, and some (the
+  // kernel calling convention) the host backend cannot compile.
+  auto dropNVVMAttributes = [](LLVM::LLVMFuncOp func) {
+    for (NamedAttribute attr : llvm::to_vector(func->getAttrs()))
+      if (attr.getName().getValue().starts_with("nvvm.") ||
+          attr.getName().getValue().starts_with("gpu."))
+        func->removeAttr(attr.getName());
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (DictionaryAttr dict = func.getArgAttrDict(i))
+        for (NamedAttribute attr : llvm::to_vector(dict.getValue()))
+          if (attr.getName().getValue().starts_with("nvvm."))
+            func.removeArgAttr(i, attr.getName());
+  };
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    dropNVVMAttributes(func);
+
+  for (LLVM::LLVMFuncOp kernel : kernels) {
+    std::string name = kernel.getName().str();
+    // The kernel's own signature, without the context argument.
+    LLVM::LLVMFunctionType withContext = kernel.getFunctionType();
+    auto original = LLVM::LLVMFunctionType::get(
+        withContext.getReturnType(), withContext.getParams().drop_back());
+    Location loc = kernel.getLoc();
+    kernel.setSymName("__gpumem_kernel_" + name);
+    kernel.setLinkage(LLVM::Linkage::Internal);
+
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    // The stub gpu.launch_func verifies against until serialization.
+    auto stub = LLVM::LLVMFuncOp::create(builder, loc, name, original);
+    stub->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  builder.getUnitAttr());
+    builder.setInsertionPointToStart(stub.addEntryBlock(builder));
+    LLVM::ReturnOp::create(builder, loc, ValueRange());
+
+    // run_thread(params, ctx): params[i] points to argument i.
+    builder.setInsertionPointToEnd(module.getBody());
+    std::string runThreadName = "__gpumem_run_thread_" + name;
+    auto runThread = LLVM::LLVMFuncOp::create(
+        builder, loc, runThreadName,
+        LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}),
+        LLVM::Linkage::Internal);
+    builder.setInsertionPointToStart(runThread.addEntryBlock(builder));
+    SmallVector<Value> args;
+    Value params = runThread.getArgument(0);
+    for (auto [index, type] : llvm::enumerate(original.getParams())) {
+      Value slot = LLVM::GEPOp::create(
+          builder, loc, ptr, ptr, params,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+      Value address = LLVM::LoadOp::create(builder, loc, ptr, slot);
+      args.push_back(LLVM::LoadOp::create(builder, loc, type, address));
+    }
+    args.push_back(runThread.getArgument(1));
+    LLVM::CallOp::create(builder, loc, kernel, args);
+    LLVM::ReturnOp::create(builder, loc, ValueRange());
+
+    NamedAttribute fields[] = {
+        attrs.getNamedAttr("name", attrs.getStringAttr(name)),
+        attrs.getNamedAttr("run_thread",
+                           FlatSymbolRefAttr::get(context, runThreadName)),
+        attrs.getNamedAttr("shared_bytes",
+                           attrs.getI64IntegerAttr(layout.staticBytes)),
+        attrs.getNamedAttr("needs_fibers",
+                           attrs.getBoolAttr(needsFibers.contains(kernel))),
+        attrs.getNamedAttr("num_params", attrs.getI32IntegerAttr(
+                                             original.getNumParams())),
+        attrs.getNamedAttr("chip", attrs.getStringAttr(chip)),
+        attrs.getNamedAttr("max_shared_bytes",
+                           attrs.getI64IntegerAttr(
+                               int64_t(layout.maxSharedBytesPerBlock)))};
+    table.push_back(attrs.getDictionaryAttr(fields));
+  }
+  module->setAttr(gpumem::cpu::kKernelTableAttr, attrs.getArrayAttr(table));
+}
+
+} // namespace

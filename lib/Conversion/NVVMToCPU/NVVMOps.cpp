@@ -1,0 +1,431 @@
+//===----------------------------------------------------------------------===//
+// The cuda-emu lowering of single ops: NVVM special registers become loads
+// from the thread context, warp- and block-synchronizing instructions
+// become calls of the runtime's PTX services (their semantics, the clamp and
+// segment mask of shfl.sync included, live in runtime/cpu/PTXWarpOps.cpp),
+// vprintf and __assertfail calls become the runtime's CUDA-compatible
+// services, and fences become host fences.
+//===----------------------------------------------------------------------===//
+
+#include "NVVMToCPU.h"
+
+#include "../GPUToCPU/HostCode.h"
+
+#include "gpumem/Runtime/CPUKernelABI.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cstddef>
+
+using namespace mlir;
+using namespace gpumem::nvvmcpu;
+
+namespace {
+
+constexpr llvm::StringLiteral kSregPrefix = "nvvm.read.ptx.sreg.";
+constexpr llvm::StringLiteral kSregIntrinsicPrefix = "llvm.nvvm.read.ptx.sreg.";
+
+/// Context fields of the special registers with .x/.y/.z forms.
+std::optional<int64_t> dimensionField(StringRef name) {
+  return llvm::StringSwitch<std::optional<int64_t>>(name)
+      .Case("tid", offsetof(GPUMemThreadContext, threadId))
+      .Case("ntid", offsetof(GPUMemThreadContext, blockDim))
+      .Cases("ctaid", "clusterid", offsetof(GPUMemThreadContext, blockId))
+      .Cases("nctaid", "nclusterid", offsetof(GPUMemThreadContext, gridDim))
+      .Default(std::nullopt);
+}
+
+/// The register's name without prefix and with dots ("dynamic.smem.size").
+std::string registerName(StringRef opName) {
+  if (opName.consume_front(kSregPrefix))
+    return opName.str();
+  if (opName.consume_front(kSregIntrinsicPrefix)) {
+    std::string name = opName.str();
+    std::replace(name.begin(), name.end(), '_', '.');
+    return name;
+  }
+  return "";
+}
+
+bool isKnownRegister(StringRef name) {
+  auto [base, dim] = name.rsplit('.');
+  if (dim == "x" || dim == "y" || dim == "z") {
+    if (dimensionField(base) || base == "cluster.ctaid" ||
+        base == "cluster.nctaid")
+      return true;
+  }
+  return llvm::is_contained(
+      {"laneid", "warpid", "nwarpid", "warpsize", "lanemask.eq",
+       "lanemask.le", "lanemask.lt", "lanemask.ge", "lanemask.gt",
+       "dynamic.smem.size", "total.smem.size", "cluster.ctarank",
+       "cluster.nctarank"},
+      name);
+}
+
+class OpLowering {
+public:
+  OpLowering(Operation *op, Value context, const SharedLayout &layout)
+      : op(op), builder(op), loc(op->getLoc()),
+        access(builder, loc, context), context(context), layout(layout) {}
+
+  LogicalResult lower();
+
+private:
+  Value constant(Type type, int64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, type,
+                                    builder.getIntegerAttr(type, value));
+  }
+  Value i32(int64_t value) { return constant(builder.getI32Type(), value); }
+  Value i64(int64_t value) { return constant(builder.getI64Type(), value); }
+  /// An i64 converted to `type` (an integer type).
+  Value fromI64(Value value, Type type) {
+    unsigned width = type.getIntOrFloatBitWidth();
+    if (width == 64)
+      return value;
+    if (width < 64)
+      return LLVM::TruncOp::create(builder, loc, type, value);
+    return LLVM::ZExtOp::create(builder, loc, type, value);
+  }
+  Value toI64(Value value) {
+    Type type = value.getType();
+    if (isa<FloatType>(type))
+      value = LLVM::BitcastOp::create(
+          builder, loc, builder.getIntegerType(type.getIntOrFloatBitWidth()),
+          value);
+    if (value.getType().getIntOrFloatBitWidth() == 64)
+      return value;
+    return LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), value);
+  }
+  Value location() {
+    return gpumem::cpu::getStringPointer(
+        builder, loc, op->getParentOfType<gpu::GPUModuleOp>(),
+        gpumem::cpu::formatLocation(loc));
+  }
+  Value linearThreadId();
+  Value specialRegister(StringRef name);
+  /// services->warpSync; *predicate (an i1) when asked for.
+  Value warpSync(int32_t warpOp, Value mask, Value value, Value b, Value c,
+                 Value *predicate);
+  void replace(Value value) {
+    op->getResult(0).replaceAllUsesWith(value);
+    op->erase();
+  }
+  /// The struct {value, predicate} of ops with a `return ... and is valid`
+  /// form.
+  Value pair(Type structType, Value value, Value predicate) {
+    Value result = LLVM::PoisonOp::create(builder, loc, structType);
+    result = LLVM::InsertValueOp::create(builder, loc, result, value,
+                                         ArrayRef<int64_t>{0});
+    return LLVM::InsertValueOp::create(builder, loc, result, predicate,
+                                       ArrayRef<int64_t>{1});
+  }
+
+  Operation *op;
+  OpBuilder builder;
+  Location loc;
+  ContextAccess access;
+  Value context;
+  const SharedLayout &layout;
+};
+
+Value OpLowering::linearThreadId() {
+  auto field = [&](int64_t base, int d) {
+    return access.load(context, base + 8 * d, builder.getI64Type());
+  };
+  int64_t tid = offsetof(GPUMemThreadContext, threadId);
+  int64_t ntid = offsetof(GPUMemThreadContext, blockDim);
+  Value zy = LLVM::AddOp::create(
+      builder, loc,
+      LLVM::MulOp::create(builder, loc, field(tid, 2), field(ntid, 1)),
+      field(tid, 1));
+  return LLVM::AddOp::create(
+      builder, loc, LLVM::MulOp::create(builder, loc, zy, field(ntid, 0)),
+      field(tid, 0));
+}
+
+/// The register as an i64.
+Value OpLowering::specialRegister(StringRef name) {
+  Type i64Type = builder.getI64Type();
+  auto [base, dim] = name.rsplit('.');
+  int d = llvm::StringSwitch<int>(dim).Case("x", 0).Case("y", 1).Case("z", 2)
+              .Default(-1);
+  if (d >= 0) {
+    if (std::optional<int64_t> field = dimensionField(base))
+      return access.load(context, *field + 8 * d, i64Type);
+    if (base == "cluster.ctaid")
+      return i64(0);
+    if (base == "cluster.nctaid")
+      return i64(1);
+  }
+  if (name == "cluster.ctarank")
+    return i64(0);
+  if (name == "cluster.nctarank")
+    return i64(1);
+  if (name == "warpsize")
+    return i64(GPUMEM_WARP_SIZE);
+  if (name == "nwarpid")
+    return i64(layout.maxWarpsPerSM);
+  int64_t dynamicBytes = offsetof(GPUMemThreadContext, dynamicSharedBytes);
+  if (name == "dynamic.smem.size")
+    return access.load(context, dynamicBytes, i64Type);
+  if (name == "total.smem.size")
+    return LLVM::AddOp::create(
+        builder, loc, access.load(context, dynamicBytes, i64Type),
+        i64(int64_t(llvm::alignTo(layout.staticBytes,
+                                  GPUMEM_SHARED_ALIGNMENT))));
+  Value linear = linearThreadId();
+  if (name == "warpid")
+    return LLVM::UDivOp::create(builder, loc, linear, i64(GPUMEM_WARP_SIZE));
+  Value lane = LLVM::URemOp::create(builder, loc, linear, i64(GPUMEM_WARP_SIZE));
+  if (name == "laneid")
+    return lane;
+  // lanemask.*: bit masks relative to the lane, in 32 bits.
+  Value bit = LLVM::ShlOp::create(builder, loc, i64(1), lane);
+  Value lt = LLVM::SubOp::create(builder, loc, bit, i64(1));
+  Value le = LLVM::OrOp::create(builder, loc, lt, bit);
+  Value all = i64(0xffffffff);
+  if (name == "lanemask.eq")
+    return bit;
+  if (name == "lanemask.lt")
+    return lt;
+  if (name == "lanemask.le")
+    return le;
+  if (name == "lanemask.ge")
+    return LLVM::XOrOp::create(builder, loc, lt, all);
+  return LLVM::XOrOp::create(builder, loc, le, all); // lanemask.gt
+}
+
+Value OpLowering::warpSync(int32_t warpOp, Value mask, Value value, Value b,
+                           Value c, Value *predicate) {
+  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+  Value slot;
+  if (predicate) {
+    OpBuilder::InsertionGuard guard(builder);
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    builder.setInsertionPointToStart(&func.getBody().front());
+    slot = LLVM::AllocaOp::create(builder, loc, ptr, builder.getI32Type(),
+                                  i64(1));
+  } else {
+    slot = LLVM::ZeroOp::create(builder, loc, ptr);
+  }
+  Value result = access.callService(
+      offsetof(GPUMemRuntimeServices, warpSync), builder.getI64Type(),
+      {context, i32(warpOp), mask, value, b, c, slot, location()});
+  if (predicate) {
+    Value raw = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), slot);
+    *predicate = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
+                                      raw, i32(0));
+  }
+  return result;
+}
+
+LogicalResult OpLowering::lower() {
+  StringRef opName = op->getName().getStringRef();
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    opName = intrinsic.getIntrin();
+  std::string sreg = registerName(opName);
+  if (!sreg.empty()) {
+    if (!isKnownRegister(sreg))
+      return op->emitOpError()
+             << "reads a special register the cuda-emu target does not have";
+    replace(fromI64(specialRegister(sreg), op->getResult(0).getType()));
+    return success();
+  }
+
+  Type voidType = LLVM::LLVMVoidType::get(builder.getContext());
+  if (isa<NVVM::Barrier0Op>(op)) {
+    access.callService(offsetof(GPUMemRuntimeServices, barrier), voidType,
+                       {context, location()});
+    op->erase();
+    return success();
+  }
+  if (auto barrier = dyn_cast<NVVM::BarrierOp>(op)) {
+    Value id = barrier.getBarrierId() ? barrier.getBarrierId() : i32(0);
+    Value count =
+        barrier.getNumberOfThreads() ? barrier.getNumberOfThreads() : i32(-1);
+    access.callService(offsetof(GPUMemRuntimeServices, barrierSync), voidType,
+                       {context, id, count, location()});
+    op->erase();
+    return success();
+  }
+  if (auto shfl = dyn_cast<NVVM::ShflOp>(op)) {
+    int32_t warpOp = GPUMEM_WARP_SHFL_IDX;
+    switch (shfl.getKind()) {
+    case NVVM::ShflKind::bfly:
+      warpOp = GPUMEM_WARP_SHFL_BFLY;
+      break;
+    case NVVM::ShflKind::up:
+      warpOp = GPUMEM_WARP_SHFL_UP;
+      break;
+    case NVVM::ShflKind::down:
+      warpOp = GPUMEM_WARP_SHFL_DOWN;
+      break;
+    case NVVM::ShflKind::idx:
+      break;
+    }
+    bool withValid = bool(shfl.getReturnValueAndIsValid());
+    Value valid;
+    Value raw = warpSync(warpOp, shfl.getThreadMask(), toI64(shfl.getVal()),
+                         shfl.getOffset(), shfl.getMaskAndClamp(),
+                         withValid ? &valid : nullptr);
+    Type valueType = shfl.getVal().getType();
+    Value value = LLVM::TruncOp::create(builder, loc, builder.getI32Type(), raw);
+    if (valueType != value.getType())
+      value = LLVM::BitcastOp::create(builder, loc, valueType, value);
+    replace(withValid ? pair(shfl.getType(), value, valid) : value);
+    return success();
+  }
+  if (auto vote = dyn_cast<NVVM::VoteSyncOp>(op)) {
+    int32_t warpOp = GPUMEM_WARP_VOTE_BALLOT;
+    switch (vote.getKind()) {
+    case NVVM::VoteSyncKind::any:
+      warpOp = GPUMEM_WARP_VOTE_ANY;
+      break;
+    case NVVM::VoteSyncKind::all:
+      warpOp = GPUMEM_WARP_VOTE_ALL;
+      break;
+    case NVVM::VoteSyncKind::uni:
+      warpOp = GPUMEM_WARP_VOTE_UNI;
+      break;
+    case NVVM::VoteSyncKind::ballot:
+      break;
+    }
+    Value raw = warpSync(warpOp, vote.getMask(), toI64(vote.getPred()), i32(0),
+                         i32(0), nullptr);
+    replace(fromI64(raw, vote.getType()));
+    return success();
+  }
+  if (auto redux = dyn_cast<NVVM::ReduxOp>(op)) {
+    int32_t warpOp = GPUMEM_WARP_REDUX_ADD;
+    switch (redux.getKind()) {
+    case NVVM::ReduxKind::ADD:
+      break;
+    case NVVM::ReduxKind::MIN:
+      warpOp = GPUMEM_WARP_REDUX_MIN;
+      break;
+    case NVVM::ReduxKind::MAX:
+      warpOp = GPUMEM_WARP_REDUX_MAX;
+      break;
+    case NVVM::ReduxKind::UMIN:
+      warpOp = GPUMEM_WARP_REDUX_UMIN;
+      break;
+    case NVVM::ReduxKind::UMAX:
+      warpOp = GPUMEM_WARP_REDUX_UMAX;
+      break;
+    case NVVM::ReduxKind::AND:
+      warpOp = GPUMEM_WARP_REDUX_AND;
+      break;
+    case NVVM::ReduxKind::OR:
+      warpOp = GPUMEM_WARP_REDUX_OR;
+      break;
+    case NVVM::ReduxKind::XOR:
+      warpOp = GPUMEM_WARP_REDUX_XOR;
+      break;
+    default:
+      return op->emitOpError()
+             << "on floating-point values has no lowering on the cuda-emu "
+                "target";
+    }
+    Value raw = warpSync(warpOp, redux.getMaskAndClamp(), toI64(redux.getVal()),
+                         i32(0), i32(0), nullptr);
+    replace(fromI64(raw, redux.getType()));
+    return success();
+  }
+  if (auto match = dyn_cast<NVVM::MatchSyncOp>(op)) {
+    bool all = match.getKind() == NVVM::MatchSyncKind::all;
+    Value predicate;
+    Value raw = warpSync(all ? GPUMEM_WARP_MATCH_ALL : GPUMEM_WARP_MATCH_ANY,
+                         match.getThreadMask(), toI64(match.getVal()), i32(0),
+                         i32(0), all ? &predicate : nullptr);
+    Value mask = fromI64(raw, builder.getI32Type());
+    replace(all ? pair(match.getType(), mask, predicate) : mask);
+    return success();
+  }
+  if (auto sync = dyn_cast<NVVM::SyncWarpOp>(op)) {
+    warpSync(GPUMEM_WARP_SYNC, sync.getMask(), i64(0), i32(0), i32(0), nullptr);
+    op->erase();
+    return success();
+  }
+  if (isa<NVVM::MembarOp, NVVM::FenceScClusterOp>(op)) {
+    LLVM::FenceOp::create(builder, loc, LLVM::AtomicOrdering::seq_cst);
+    op->erase();
+    return success();
+  }
+  if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+    StringRef callee = call.getCallee().value_or("");
+    ValueRange args = call.getArgOperands();
+    if (callee == "vprintf" && args.size() == 2) {
+      replace(access.callService(offsetof(GPUMemRuntimeServices, vprintf),
+                                 builder.getI32Type(),
+                                 {context, args[0], args[1]}));
+      return success();
+    }
+    if (callee == "__assertfail" && args.size() == 5) {
+      access.callService(offsetof(GPUMemRuntimeServices, cudaAssertFail),
+                         voidType, {context, args[0], args[1], args[2], args[3]});
+      op->erase();
+      return success();
+    }
+  }
+  return success();
+}
+
+} // namespace
+
+int64_t gpumem::nvvmcpu::maxWarpsPerSM(StringRef chip) {
+  // Resident threads per SM / 32, from NVIDIA's tables of compute
+  // capabilities: 1024 on 7.5, 1536 on 8.6, 8.7, 8.9 and 12.x, 2048 else.
+  if (chip.starts_with("sm_75"))
+    return 32;
+  if (chip.starts_with("sm_86") || chip.starts_with("sm_87") ||
+      chip.starts_with("sm_89") || chip.starts_with("sm_12"))
+    return 48;
+  return 64;
+}
+
+bool gpumem::nvvmcpu::isSpecialRegister(StringRef opName) {
+  return opName.starts_with(kSregPrefix) && isKnownRegister(registerName(opName));
+}
+
+bool gpumem::nvvmcpu::isSpecialRegisterIntrinsic(StringRef intrinsic) {
+  return intrinsic.starts_with(kSregIntrinsicPrefix) &&
+         isKnownRegister(registerName(intrinsic));
+}
+
+Value ContextAccess::address(Value base, int64_t offset) {
+  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+  return LLVM::GEPOp::create(builder, loc, ptr, builder.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+}
+
+Value ContextAccess::load(Value base, int64_t offset, Type type) {
+  return LLVM::LoadOp::create(builder, loc, type, address(base, offset));
+}
+
+Value ContextAccess::loadPointer(int64_t offset) {
+  return load(context, offset, LLVM::LLVMPointerType::get(builder.getContext()));
+}
+
+Value ContextAccess::loadI32(int64_t offset) {
+  return LLVM::TruncOp::create(builder, loc, builder.getI32Type(),
+                               load(context, offset, builder.getI64Type()));
+}
+
+Value ContextAccess::callService(int64_t offset, Type result, ValueRange args) {
+  Value services = loadPointer(offsetof(GPUMemThreadContext, services));
+  Value function =
+      load(services, offset, LLVM::LLVMPointerType::get(builder.getContext()));
+  SmallVector<Type> argTypes(args.getTypes());
+  auto type = LLVM::LLVMFunctionType::get(result, argTypes);
+  SmallVector<Value> operands{function};
+  llvm::append_range(operands, args);
+  auto call = LLVM::CallOp::create(builder, loc, type, operands);
+  return call.getNumResults() ? call.getResult() : Value();
+}
+
+LogicalResult gpumem::nvvmcpu::lowerDeviceOp(Operation *op, Value context,
+                                             const SharedLayout &layout) {
+  return OpLowering(op, context, layout).lower();
+}

@@ -1,0 +1,80 @@
+//===----------------------------------------------------------------------===//
+// What the parts of the cuda-emu device lowering (gpumem-lower-nvvm-to-cpu)
+// share: the module's shared memory layout, LLVM-level access to the thread
+// context, and the per-op and libdevice lowerings.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_LIB_CONVERSION_NVVMTOCPU_NVVMTOCPU_H
+#define GPUMEM_LIB_CONVERSION_NVVMTOCPU_NVVMTOCPU_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <cstdint>
+
+namespace gpumem::nvvmcpu {
+
+/// NVPTX's address spaces.
+constexpr unsigned kSharedAddressSpace = 3;
+constexpr unsigned kLocalAddressSpace = 5;
+
+/// What the op lowerings need to know of the module and its chip.
+struct SharedLayout {
+  /// Static shared bytes, rounded so that the extern array that follows
+  /// them is aligned.
+  int64_t staticBytes = 0;
+  uint64_t maxSharedBytesPerBlock = 0;
+  /// %nwarpid: warps an SM of the chip holds.
+  int64_t maxWarpsPerSM = 64;
+};
+
+/// %nwarpid of `chip` (sm_XY): its resident threads per SM / 32.
+int64_t maxWarpsPerSM(llvm::StringRef chip);
+
+/// Whether `name` is an NVVM special-register op this lowering reads
+/// ("nvvm.read.ptx.sreg.tid.x", ...).
+bool isSpecialRegister(llvm::StringRef opName);
+/// Whether `name` is an llvm.nvvm intrinsic reading one of them.
+bool isSpecialRegisterIntrinsic(llvm::StringRef intrinsic);
+
+/// LLVM dialect accesses to a GPUMemThreadContext.
+class ContextAccess {
+public:
+  ContextAccess(mlir::OpBuilder &builder, mlir::Location loc,
+                mlir::Value context)
+      : builder(builder), loc(loc), context(context) {}
+
+  /// `base` + `offset` bytes.
+  mlir::Value address(mlir::Value base, int64_t offset);
+  mlir::Value load(mlir::Value base, int64_t offset, mlir::Type type);
+  mlir::Value loadPointer(int64_t offset);
+  /// The context's int64_t field at `offset`, as an i32.
+  mlir::Value loadI32(int64_t offset);
+  /// Calls the service at `offset` in GPUMemRuntimeServices.
+  mlir::Value callService(int64_t offset, mlir::Type result,
+                          mlir::ValueRange args);
+
+private:
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  mlir::Value context;
+};
+
+/// Lowers one op of a function whose context is `context`: NVVM ops,
+/// special-register intrinsics, and calls to vprintf and __assertfail.
+/// Other ops are left alone.
+mlir::LogicalResult lowerDeviceOp(mlir::Operation *op, mlir::Value context,
+                                  const SharedLayout &layout);
+
+/// Renames libdevice's __nv_* declarations to the libm functions with the
+/// same results, and checks that every other declared function is one the
+/// host provides; errors name the calls.
+mlir::LogicalResult mapLibdeviceCalls(mlir::gpu::GPUModuleOp module);
+/// Gives bodies to the __nv_* functions libm has no counterpart of
+/// (rsqrt, powi); called once the context arguments are in place.
+mlir::LogicalResult defineLibdeviceHelpers(mlir::gpu::GPUModuleOp module);
+
+} // namespace gpumem::nvvmcpu
+
+#endif // GPUMEM_LIB_CONVERSION_NVVMTOCPU_NVVMTOCPU_H

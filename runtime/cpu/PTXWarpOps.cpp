@@ -1,0 +1,155 @@
+//===----------------------------------------------------------------------===//
+// PTX's warp-synchronous instructions, from the PTX ISA's pseudocode.
+//
+// shfl.sync: with lane the caller's lane, b[4:0] the lane operand and c the
+// packed clamp (c[4:0]) and segment mask (c[12:8]):
+//   maxLane = (lane & segmask) | (clamp & ~segmask); minLane = lane & segmask
+//   up:   j = lane - b;  valid = j >= maxLane
+//   down: j = lane + b;  valid = j <= maxLane
+//   bfly: j = lane ^ b;  valid = j <= maxLane
+//   idx:  j = minLane | (b & ~segmask); valid = j <= maxLane
+//   if !valid, j = lane; the result is lane j's value.
+// Lane j outside the member mask has no defined value on a GPU; here it is
+// the caller's own. vote.sync, redux.sync and match.sync combine the
+// operands of the member mask's lanes; the caller checked that every one of
+// them arrived.
+//===----------------------------------------------------------------------===//
+
+#include "PTXWarpOps.h"
+
+
+using namespace gpumem::cpu;
+
+namespace {
+
+uint64_t shuffle(int32_t op, uint32_t lane, uint32_t memberMask,
+                 const WarpOperands lanes[], int32_t *pred) {
+  const WarpOperands &self = lanes[lane];
+  int32_t b = self.b & 31, clamp = self.c & 31, segmask = (self.c >> 8) & 31;
+  int32_t l = int32_t(lane);
+  int32_t maxLane = (l & segmask) | (clamp & ~segmask);
+  int32_t minLane = l & segmask;
+  int32_t j = l;
+  bool valid = false;
+  switch (op) {
+  case GPUMEM_WARP_SHFL_UP:
+    j = l - b;
+    valid = j >= maxLane;
+    break;
+  case GPUMEM_WARP_SHFL_DOWN:
+    j = l + b;
+    valid = j <= maxLane;
+    break;
+  case GPUMEM_WARP_SHFL_BFLY:
+    j = l ^ b;
+    valid = j <= maxLane;
+    break;
+  default:
+    j = minLane | (b & ~segmask);
+    valid = j <= maxLane;
+    break;
+  }
+  if (!valid)
+    j = l;
+  *pred = valid;
+  if (j < 0 || j >= GPUMEM_WARP_SIZE || !(memberMask >> j & 1))
+    return self.value & 0xffffffffu;
+  return lanes[j].value & 0xffffffffu;
+}
+
+uint64_t reduce(int32_t op, uint32_t memberMask, const WarpOperands lanes[]) {
+  bool first = true;
+  uint32_t acc = 0;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l) {
+    if (!(memberMask >> l & 1))
+      continue;
+    uint32_t v = uint32_t(lanes[l].value);
+    if (first) {
+      acc = v;
+      first = false;
+      continue;
+    }
+    switch (op) {
+    case GPUMEM_WARP_REDUX_ADD:
+      acc += v;
+      break;
+    case GPUMEM_WARP_REDUX_MIN:
+      acc = int32_t(v) < int32_t(acc) ? v : acc;
+      break;
+    case GPUMEM_WARP_REDUX_MAX:
+      acc = int32_t(v) > int32_t(acc) ? v : acc;
+      break;
+    case GPUMEM_WARP_REDUX_UMIN:
+      acc = v < acc ? v : acc;
+      break;
+    case GPUMEM_WARP_REDUX_UMAX:
+      acc = v > acc ? v : acc;
+      break;
+    case GPUMEM_WARP_REDUX_AND:
+      acc &= v;
+      break;
+    case GPUMEM_WARP_REDUX_OR:
+      acc |= v;
+      break;
+    default:
+      acc ^= v;
+      break;
+    }
+  }
+  return acc;
+}
+
+} // namespace
+
+uint64_t gpumem::cpu::ptxWarpResult(int32_t op, uint32_t lane,
+                                    uint32_t memberMask,
+                                    const WarpOperands lanes[], int32_t *pred) {
+  *pred = 0;
+  if (op <= GPUMEM_WARP_SHFL_IDX)
+    return shuffle(op, lane, memberMask, lanes, pred);
+  if (op >= GPUMEM_WARP_REDUX_ADD && op <= GPUMEM_WARP_REDUX_XOR)
+    return reduce(op, memberMask, lanes);
+  uint32_t ballot = 0, matching = 0;
+  bool allSame = true;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l) {
+    if (!(memberMask >> l & 1))
+      continue;
+    if (lanes[l].value & 1)
+      ballot |= 1u << l;
+    if (lanes[l].value == lanes[lane].value)
+      matching |= 1u << l;
+    else
+      allSame = false;
+  }
+  switch (op) {
+  case GPUMEM_WARP_VOTE_ALL:
+    return ballot == memberMask;
+  case GPUMEM_WARP_VOTE_ANY:
+    return ballot != 0;
+  case GPUMEM_WARP_VOTE_UNI:
+    return ballot == 0 || ballot == memberMask;
+  case GPUMEM_WARP_VOTE_BALLOT:
+    return ballot;
+  case GPUMEM_WARP_MATCH_ANY:
+    return matching;
+  case GPUMEM_WARP_MATCH_ALL:
+    *pred = allSame;
+    return allSame ? memberMask : 0;
+  default:
+    return 0;
+  }
+}
+
+const char *gpumem::cpu::ptxWarpOpName(int32_t op) {
+  static const char *const names[] = {
+      "shfl.sync.bfly",  "shfl.sync.up",     "shfl.sync.down",
+      "shfl.sync.idx",   "vote.sync.all",    "vote.sync.any",
+      "vote.sync.uni",   "vote.sync.ballot", "redux.sync.add",
+      "redux.sync.min",  "redux.sync.max",   "redux.sync.umin",
+      "redux.sync.umax", "redux.sync.and",   "redux.sync.or",
+      "redux.sync.xor",  "match.any.sync",   "match.all.sync",
+      "bar.warp.sync"};
+  if (op < 0 || op > GPUMEM_WARP_SYNC)
+    return "unknown warp operation";
+  return names[op];
+}

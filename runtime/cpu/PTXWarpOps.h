@@ -1,0 +1,33 @@
+//===----------------------------------------------------------------------===//
+// The results of PTX's warp-synchronous instructions, computed from the
+// operands every lane of the member mask brought (cuda-emu target).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_RUNTIME_CPU_PTXWARPOPS_H
+#define GPUMEM_RUNTIME_CPU_PTXWARPOPS_H
+
+#include "gpumem/Runtime/CPUKernelABI.h"
+
+#include <cstdint>
+
+namespace gpumem::cpu {
+
+/// The operands one lane brings to a warp-synchronous instruction.
+struct WarpOperands {
+  uint64_t value;
+  int32_t b, c;
+};
+
+/// The result of `op` (GPUMemWarpOp) for lane `lane`, with `lanes[l]` the
+/// operands of lane l for every l in `memberMask`; *pred receives the
+/// predicate result (0 where the instruction has none).
+uint64_t ptxWarpResult(int32_t op, uint32_t lane, uint32_t memberMask,
+                       const WarpOperands lanes[GPUMEM_WARP_SIZE],
+                       int32_t *pred);
+
+/// The PTX mnemonic of `op`, for messages ("shfl.sync.idx").
+const char *ptxWarpOpName(int32_t op);
+
+} // namespace gpumem::cpu
+
+#endif // GPUMEM_RUNTIME_CPU_PTXWARPOPS_H
