@@ -5,6 +5,9 @@
 #          $PATH); PTX-level tests that ask ptxas for shared memory need it.
 #   ptxas-cuda13  that ptxas is from CUDA 13 or later.
 #   cuda   libcuda.so.1 loads and reports a device: GPU-executed tests run.
+#   cuda-emu  the cuda-emu target can run here: the NVIDIA device code of a
+#          program runs on the CPU runtime, which needs an x86-64 or AArch64
+#          host (Boost.Context's fibers); executed cuda-emu tests run.
 
 import importlib.util
 import os
@@ -72,6 +75,13 @@ def cuda_device_usable():
             driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and
             count.value > 0)
 
+
+import platform
+if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
+    config.available_features.add("cuda-emu")
+else:
+    lit_config.note("cuda-emu needs an x86-64 or AArch64 host: its executed "
+                    "tests are unsupported")
 
 if cuda_device_usable():
     config.available_features.add("cuda")

@@ -1,4 +1,8 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
+// EMU:before
+// EMU-NEXT:gpumem: error: cuLaunchKernel failed for kernel 'launch_kernel' (grid 1x1x1, block 32x33x1, 0 bytes of dynamic shared memory): CUDA_ERROR_INVALID_VALUE: invalid argument
+// EMU-NOT:{{.}}
 
 // A block of 32 x 33 x 1 = 1056 threads, more than the 1024 a GPU block may
 // have, whose y size is a function argument (known only at run time): the

@@ -1,4 +1,5 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // A gpu.barrier that only threads 0..15 of a 32-thread block reach (inside
 // scf.if tx < 16): a real GPU would hang or misbehave; the cpu runtime stops

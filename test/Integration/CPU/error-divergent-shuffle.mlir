@@ -1,4 +1,7 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
+// EMU:gpumem: error: kernel 'main_kernel': deadlock at barrier {{.*}}error-divergent-shuffle.mlir:[[@LINE+34]]:5: thread (1,0,0) of block (0,0,0) waits there while lane 0 of its warp waits for it at the shfl.sync.bfly at {{.*}}error-divergent-shuffle.mlir:[[@LINE+29]]:17
+// EMU-NOT:{{.}}
 
 // A gpu.shuffle (width 32) that only the even lanes of a warp execute,
 // while the odd lanes go on to a gpu.barrier: the warp can never complete

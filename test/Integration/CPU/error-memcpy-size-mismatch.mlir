@@ -1,4 +1,5 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // gpu.memcpy between buffers whose sizes the host reads from memory: the
 // first copy (8 into 8 elements) runs; the second (8 f32 into 4) would

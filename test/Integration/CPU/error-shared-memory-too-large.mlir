@@ -1,4 +1,7 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
+// EMU:gpumem: error: kernel 'main_kernel' asks for 240000 bytes of shared memory (0 static + 240000 dynamic); the device allows at most 232448 per block
+// EMU-NOT:{{.}}
 
 // A dynamic-size workgroup buffer of 60000 f32 (240000 bytes, a size the
 // host computes at run time) is more shared memory than any NVIDIA GPU
