@@ -3,7 +3,7 @@
 
 // Inline PTX cannot run on the CPU: a located compile error, nothing runs.
 
-// CHECK:{{.*}}error-unsupported.mlir:[[@LINE+9]]:10: error: 'llvm.inline_asm' op (inline PTX) cannot run on the cuda-emu target
+// CHECK:{{.*}}error-unsupported.mlir:[[@LINE+8]]:10: error: 'llvm.inline_asm' op (inline PTX) cannot run on the cuda-emu target
 // CHECK-NOT:before
 
 func.func @main() {
