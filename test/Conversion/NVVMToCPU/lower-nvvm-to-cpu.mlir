@@ -1,0 +1,95 @@
+// RUN: gpumem-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(gpumem-lower-nvvm-to-cpu))' | FileCheck %s
+
+// Special registers are context loads; nvvm.barrier0 calls the barrier
+// service (services at context offset 120, barrier its first field) with
+// the op's location; shared globals get offsets in module order at their
+// alignment, the extern array follows them; the kernel table carries the
+// chip and its limit.
+
+// CHECK-LABEL: gpu.module @layout
+// CHECK-NOT: addr_space = 3
+// CHECK: llvm.func internal @__gpumem_kernel_k(%[[CTX:.*]]: !llvm.ptr)
+// CHECK: %[[TIDP:.*]] = llvm.getelementptr %[[CTX]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[TID:.*]] = llvm.load %[[TIDP]] : !llvm.ptr -> i64
+// CHECK: llvm.trunc %[[TID]] : i64 to i32
+// CHECK: %[[BASE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.getelementptr %[[BASE]][16] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[DYNP:.*]] = llvm.getelementptr %[[CTX]][104]
+// CHECK: llvm.load %[[DYNP]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[SERVICES:.*]] = llvm.getelementptr %[[CTX]][120]
+// CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK: llvm.func @k() attributes {gpu.kernel}
+// CHECK: llvm.func internal @__gpumem_run_thread_k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK: llvm.mlir.constant(32 : i64) : i64
+// CHECK: llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.mlir.constant(232448 : i64) : i64
+// CHECK: llvm.mlir.global external constant @__gpumem_cpu_module()
+gpu.module @layout [#nvvm.target<chip = "sm_90">] {
+  llvm.mlir.global internal @a() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<3 x i32>
+  llvm.mlir.global internal @b() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
+  llvm.mlir.global external @dyn() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  llvm.func @k() attributes {gpu.kernel, nvvm.kernel} {
+    %tid = nvvm.read.ptx.sreg.tid.x : i32
+    %b = llvm.mlir.addressof @b : !llvm.ptr<3>
+    %d = llvm.mlir.addressof @dyn : !llvm.ptr<3>
+    %g = llvm.addrspacecast %d : !llvm.ptr<3> to !llvm.ptr
+    llvm.store %tid, %b : i32, !llvm.ptr<3>
+    llvm.store %tid, %g : i32, !llvm.ptr
+    nvvm.barrier0
+    llvm.return
+  }
+}
+
+// -----
+
+// A shuffle with its validity passes PTX's operands to the warpSync
+// service (op 2 = shfl.sync.down) and a slot for the predicate; a named
+// barrier passes its id and count; device functions get the context too.
+
+// CHECK-LABEL: gpu.module @warp
+// CHECK: llvm.func @helper(%[[X:.*]]: i32, %[[HCTX:.*]]: !llvm.ptr) -> i32
+// CHECK: llvm.func internal @__gpumem_kernel_k(%{{.*}}: i32, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
+// CHECK: llvm.call @helper(%{{.*}}, %[[CTX]]) : (i32, !llvm.ptr) -> i32
+// CHECK: %[[OP:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call %{{.*}}(%[[CTX]], %[[OP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SLOT]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK: llvm.load %[[SLOT]] : !llvm.ptr -> i32
+// CHECK: llvm.insertvalue
+// CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}, %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, !llvm.ptr) -> ()
+gpu.module @warp [#nvvm.target<chip = "sm_80">] {
+  llvm.func @helper(%x: i32) -> i32 {
+    %lane = nvvm.read.ptx.sreg.laneid : i32
+    %r = llvm.add %x, %lane : i32
+    llvm.return %r : i32
+  }
+  llvm.func @k(%v: i32) attributes {gpu.kernel, nvvm.kernel} {
+    %full = llvm.mlir.constant(-1 : i32) : i32
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %c = llvm.mlir.constant(31 : i32) : i32
+    %count = llvm.mlir.constant(64 : i32) : i32
+    %w = llvm.call @helper(%v) : (i32) -> i32
+    %s = nvvm.shfl.sync down %full, %w, %one, %c {return_value_and_is_valid} : i32 -> !llvm.struct<(i32, i1)>
+    nvvm.barrier id = %one number_of_threads = %count
+    llvm.return
+  }
+}
+
+// -----
+
+// libdevice: functions libm has become libm's; rsqrt gets a body.
+
+// CHECK-LABEL: gpu.module @math
+// CHECK-DAG: llvm.func @expf(f32) -> f32
+// CHECK-DAG: llvm.func internal @__nv_rsqrtf(%[[X:.*]]: f32) -> f32
+// CHECK: llvm.call @expf(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call @__nv_rsqrtf(%{{.*}}) : (f32) -> f32
+gpu.module @math [#nvvm.target<chip = "sm_90">] {
+  llvm.func @__nv_expf(f32) -> f32
+  llvm.func @__nv_rsqrtf(f32) -> f32
+  llvm.func @k(%x: f32) attributes {gpu.kernel, nvvm.kernel} {
+    %e = llvm.call @__nv_expf(%x) : (f32) -> f32
+    %r = llvm.call @__nv_rsqrtf(%e) : (f32) -> f32
+    llvm.return
+  }
+}
