@@ -31,3 +31,17 @@ normalize_output() {
   sed -E 's/base@ = 0x[0-9a-f]+/base@ = ADDR/' |
     if grep -q 'gpu.printf' "$program"; then sort; else cat; fi
 }
+
+# Runs `program` with gpumem-cuda-emu-pipeline="options" through upstream's
+# mlir-runner (the runtimes are its drop-ins), for pipeline options that
+# gpumem-run does not take.
+run_emulated() { # build-dir program options
+  local runner=${MLIR_RUNNER:-mlir-runner-22}
+  command -v "$runner" >/dev/null || runner=/usr/lib/llvm-22/bin/mlir-runner
+  "$1/bin/gpumem-opt" "$2" --gpumem-cuda-emu-pipeline="$3" 2>&1 |
+    # mlir-runner does not know gpumem's dialect: the runtime never reads the
+    # object's target attribute, so an upstream one stands in for it.
+    sed -e 's/#gpumem\.cpu\(<[^>]*>\)\{0,1\}/#nvvm.target/' |
+    "$runner" -e main -entry-point-result=void \
+      --shared-libs="$1/lib/libgpumem_cpu_runtime.so,$1/lib/libgpumem_runner_utils.so" 2>&1
+}

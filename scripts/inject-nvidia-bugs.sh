@@ -11,8 +11,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 tests=$root/test/Integration/CPU
-runner=${MLIR_RUNNER:-mlir-runner-22}
-command -v "$runner" >/dev/null || runner=/usr/lib/llvm-22/bin/mlir-runner
+. "$root/scripts/gpu-programs.sh"
 
 # pass: the programs that must notice it missing.
 declare -A catchers=(
@@ -21,16 +20,6 @@ declare -A catchers=(
   [gpumem-promote-printf-args-for-nvvm]="gpu-printf.mlir"
   [gpumem-finalize-nvvm-shared-memory]="dynamic-shared-memory.mlir dynamic-size-workgroup-allocs.mlir"
 )
-
-run_emulated() { # program omitted-pass
-  "$build/bin/gpumem-opt" "$1" \
-      --gpumem-cuda-emu-pipeline="host-buffers=copy test-omit-pass=$2" 2>&1 |
-    # mlir-runner does not know gpumem's dialect: the runtime never reads the
-    # object's target attribute, so an upstream one stands in for it.
-    sed -e 's/#gpumem\.cpu\(<[^>]*>\)\{0,1\}/#nvvm.target/' |
-    "$runner" -e main -entry-point-result=void \
-      --shared-libs="$build/lib/libgpumem_cpu_runtime.so,$build/lib/libgpumem_runner_utils.so" 2>&1
-}
 
 # One worker: the order of gpu.printf lines of different blocks is fixed.
 export GPUMEM_CPU_THREADS=1
@@ -41,8 +30,8 @@ for pass in gpumem-read-dynamic-shared-size-nvvm gpumem-rewrite-shuffle-up-for-n
   for name in ${catchers[$pass]}; do
     program=$tests/$name
     expected=$("$build/bin/gpumem-run" --target=cpu "$program" 2>&1)
-    baseline=$(run_emulated "$program" "")
-    broken=$(run_emulated "$program" "$pass")
+    baseline=$(run_emulated "$build" "$program" "host-buffers=copy")
+    broken=$(run_emulated "$build" "$program" "host-buffers=copy test-omit-pass=$pass")
     if [ "$baseline" != "$expected" ]; then
       echo "BASELINE-DIFFERS $pass $name"
       status=1

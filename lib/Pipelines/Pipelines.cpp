@@ -150,7 +150,9 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
                  options.chip, options.features, "isa", "", 3);
   addNVVMDeviceLowering(pm, options.omitPass);
-  pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerNVVMToCPUPass());
+  GPUMemLowerNVVMToCPUPassOptions lowering;
+  lowering.coroutines = options.coroutines;
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerNVVMToCPUPass(lowering));
   GPUMemAttachCPUTargetPassOptions target;
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;

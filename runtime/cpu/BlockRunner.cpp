@@ -127,10 +127,23 @@ uint64_t warpSyncService(GPUMemThreadContext *ctx, int32_t op,
       ->warpSync(ctx, op, memberMask, value, b, c, pred, location);
 }
 
+void *coroutineFrameService(GPUMemThreadContext *ctx, int64_t bytes) {
+  return static_cast<BlockRunner *>(ctx->scheduler)->coroutineFrame(ctx, bytes);
+}
+
+uint64_t warpSyncResultService(GPUMemThreadContext *ctx, int32_t *pred) {
+  return static_cast<BlockRunner *>(ctx->scheduler)->warpSyncResult(ctx, pred);
+}
+
+void coroutineReturnedService(GPUMemThreadContext *ctx) {
+  static_cast<BlockRunner *>(ctx->scheduler)->coroutineReturned(ctx);
+}
+
 constexpr GPUMemRuntimeServices services = {
-    barrierService,     shuffleService,  assertFailService,
-    barrierSyncService, warpSyncService, cudaVprintf,
-    cudaAssertFail};
+    barrierService,        shuffleService,        assertFailService,
+    barrierSyncService,    warpSyncService,       cudaVprintf,
+    cudaAssertFail,        coroutineFrameService, warpSyncResultService,
+    coroutineReturnedService};
 
 /// "0x0000ffff" for messages.
 struct Hex {
@@ -146,7 +159,11 @@ Hex hex(uint32_t v) {
 
 BlockRunner::BlockRunner(size_t stackBytes) : stacks(stackBytes) {}
 
-BlockRunner::~BlockRunner() { std::free(arena); }
+BlockRunner::~BlockRunner() {
+  std::free(arena);
+  for (Frame &frame : frames)
+    std::free(frame.memory);
+}
 
 void BlockRunner::prepare(const LaunchInfo &info) {
   launch = &info;
@@ -175,11 +192,15 @@ void BlockRunner::prepare(const LaunchInfo &info) {
   base.scheduler = this;
   base.kernelName = nameOf(info.kernel);
   single = base;
-  if (info.mode != BlockMode::Fibers)
+  if (!scheduled())
     return;
 
   size_t threads = size_t(info.threadsPerBlock);
-  stacks.reserve(threads);
+  if (info.mode == BlockMode::Fibers)
+    stacks.reserve(threads);
+  else
+    frames.resize(std::max(frames.size(), threads));
+  handles.assign(threads, nullptr);
   contexts.assign(threads, base);
   fibers.assign(threads, Fiber());
   warps.assign((threads + GPUMEM_WARP_SIZE - 1) / GPUMEM_WARP_SIZE, Warp());
@@ -218,14 +239,15 @@ void BlockRunner::run(int64_t linearBlock) {
         }
     return;
   case BlockMode::Fibers:
+  case BlockMode::Coroutines:
     for (GPUMemThreadContext &ctx : contexts)
       std::copy(blockId, blockId + 3, ctx.blockId);
-    runFibers();
+    runScheduled();
     return;
   }
 }
 
-void BlockRunner::runFibers() {
+void BlockRunner::runScheduled() {
   uint32_t threads = uint32_t(launch->threadsPerBlock);
   live = threads;
   atBarrier = 0;
@@ -246,32 +268,87 @@ void BlockRunner::runFibers() {
   }
   runQueue.clear();
   nextQueue.clear();
+  bool useFibers = launch->mode == BlockMode::Fibers;
   for (uint32_t i = 0; i < threads; ++i) {
     fibers[i].state = State::Ready;
-    fibers[i].self = make_fcontext(stacks.top(i), stacks.bytes(), &fiberMain);
+    if (useFibers)
+      fibers[i].self =
+          make_fcontext(stacks.top(i), stacks.bytes(), &fiberMain);
+    else
+      handles[i] = nullptr;
     runQueue.push_back(i);
   }
-  enterFibers(this);
+  if (useFibers)
+    enterFibers(this);
   while (!runQueue.empty()) {
     for (size_t k = 0; k < runQueue.size(); ++k)
       resume(runQueue[k]);
     runQueue.swap(nextQueue);
     nextQueue.clear();
   }
-  leaveFibers();
+  if (useFibers)
+    leaveFibers();
   if (live != 0)
     reportStuck();
 }
 
 void BlockRunner::resume(uint32_t index) {
   current = index;
+  if (launch->mode == BlockMode::Coroutines) {
+    // The thread runs up to its next suspension (or its end).
+    if (!handles[index])
+      handles[index] =
+          launch->kernel->startCoroutine(launch->params, &contexts[index]);
+    else
+      launch->kernel->resumeCoroutine(handles[index]);
+    return;
+  }
   transfer_t back = jump_fcontext(fibers[index].self, this);
   fibers[index].self = back.fctx;
 }
 
 void BlockRunner::park(uint32_t index) {
+  // A coroutine suspends itself once the service returns.
+  if (launch->mode == BlockMode::Coroutines)
+    return;
   transfer_t back = jump_fcontext(fibers[index].caller, nullptr);
   fibers[index].caller = back.fctx;
+}
+
+void BlockRunner::goOn(uint32_t index) {
+  // A fiber that need not wait just returns from the service; a coroutine
+  // suspends anyway, so it is resumed in the next round.
+  if (launch->mode == BlockMode::Coroutines)
+    nextQueue.push_back(index);
+}
+
+void *BlockRunner::coroutineFrame(GPUMemThreadContext *ctx, int64_t bytes) {
+  uint32_t index = indexOf(ctx);
+  Frame &frame = frames[index];
+  if (bytes < 0)
+    fatal("kernel '%s': a coroutine frame of %lld bytes", ctx->kernelName,
+          (long long)bytes);
+  if (size_t(bytes) > frame.capacity || !frame.memory) {
+    std::free(frame.memory);
+    frame.capacity = alignTo(std::max<uint64_t>(uint64_t(bytes), 64), 64);
+    frame.memory = std::aligned_alloc(64, frame.capacity);
+    if (!frame.memory)
+      fatal("kernel '%s': out of memory allocating a coroutine frame of %lld "
+            "bytes",
+            ctx->kernelName, (long long)bytes);
+  }
+  return frame.memory;
+}
+
+uint64_t BlockRunner::warpSyncResult(GPUMemThreadContext *ctx, int32_t *pred) {
+  const Fiber &fiber = fibers[indexOf(ctx)];
+  if (pred)
+    *pred = fiber.valid;
+  return fiber.value;
+}
+
+void BlockRunner::coroutineReturned(GPUMemThreadContext *ctx) {
+  threadReturned(indexOf(ctx));
 }
 
 void BlockRunner::fiberMain(transfer_t from) {
@@ -306,7 +383,7 @@ void BlockRunner::reportNoFibers(GPUMemThreadContext *ctx, const char *what,
 }
 
 void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
-  if (launch->mode != BlockMode::Fibers) {
+  if (!scheduled()) {
     if (launch->threadsPerBlock == 1)
       return;
     reportNoFibers(ctx, "barrier", location);
@@ -347,6 +424,7 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
     }
     barrierWaiters.clear();
     atBarrier = 0;
+    goOn(indexOf(ctx));
     return;
   }
   ++atBarrier;
@@ -360,7 +438,7 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
                               int32_t offset, int32_t width, int32_t mode,
                               int32_t *valid, const char *location) {
   checkShuffle(ctx, width, mode, location);
-  if (launch->mode != BlockMode::Fibers) {
+  if (!scheduled()) {
     if (launch->threadsPerBlock != 1)
       reportNoFibers(ctx, "shuffle", location);
     // A lone lane can only read itself.
@@ -409,7 +487,9 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
   fiber.mode = mode;
   fiber.location = location;
   ++warp.atShuffle;
-  if (!tryCompleteSegment(warpIndex, lane, uint32_t(width), index))
+  if (tryCompleteSegment(warpIndex, lane, uint32_t(width), index))
+    goOn(index);
+  else
     park(index);
   if (valid)
     *valid = fiber.valid;
@@ -545,7 +625,7 @@ void BlockRunner::barrierSync(GPUMemThreadContext *ctx, int32_t id,
           "%lld",
           ctx->kernelName, locationOr(location), count,
           (long long)launch->threadsPerBlock);
-  if (launch->mode != BlockMode::Fibers) {
+  if (!scheduled()) {
     if (launch->threadsPerBlock == 1)
       return;
     reportNoFibers(ctx, "barrier", location);
@@ -574,6 +654,7 @@ void BlockRunner::barrierSync(GPUMemThreadContext *ctx, int32_t id,
     named.waiters.clear();
     named.warpsComplete = 0;
     std::fill(named.arrivedPerWarp.begin(), named.arrivedPerWarp.end(), 0);
+    goOn(index);
     return;
   }
   fibers[index].state = State::AtNamedBarrier;
@@ -658,7 +739,7 @@ uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
     fatal("kernel '%s': unknown warp operation %d at %s", ctx->kernelName, op,
           locationOr(location));
   int32_t predicate = 0;
-  if (launch->mode != BlockMode::Fibers) {
+  if (!scheduled()) {
     if (launch->threadsPerBlock != 1)
       reportNoFibers(ctx, ptxWarpOpName(op), location);
     if (memberMask != 1)
@@ -690,10 +771,12 @@ uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
   for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && complete; ++l)
     if ((memberMask >> l & 1) && fibers[first + l].state != State::AtWarpSync)
       complete = false;
-  if (complete)
+  if (complete) {
     completeWarpSync(warpIndex, memberMask, index);
-  else
+    goOn(index);
+  } else {
     park(index);
+  }
   if (pred)
     *pred = fiber.valid;
   return fiber.value;

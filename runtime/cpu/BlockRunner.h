@@ -52,6 +52,11 @@ public:
                     uint64_t value, int32_t b, int32_t c, int32_t *pred,
                     const char *location);
 
+  /// services->coroutineFrame, warpSyncResult, coroutineReturned.
+  void *coroutineFrame(GPUMemThreadContext *ctx, int64_t bytes);
+  uint64_t warpSyncResult(GPUMemThreadContext *ctx, int32_t *pred);
+  void coroutineReturned(GPUMemThreadContext *ctx);
+
 private:
   using fcontext_t = boost::context::detail::fcontext_t;
   using transfer_t = boost::context::detail::transfer_t;
@@ -93,9 +98,19 @@ private:
     int32_t atShuffle = 0; ///< lanes parked at shuffles
   };
 
-  void runFibers();
+  /// Whether threads of the launch are scheduled (fibers or coroutines).
+  bool scheduled() const {
+    return launch->mode == BlockMode::Fibers ||
+           launch->mode == BlockMode::Coroutines;
+  }
+  /// Runs the block's threads as fibers or coroutines, round by round.
+  void runScheduled();
   void resume(uint32_t index);
+  /// Waits until the thread is released (fibers; coroutines suspend after
+  /// the service returns).
   void park(uint32_t index);
+  /// The thread goes on without waiting.
+  void goOn(uint32_t index);
   static void fiberMain(transfer_t from);
   void threadReturned(uint32_t index);
   /// Completes the shuffle of the `width`-lane segment holding `lane` of
@@ -125,8 +140,16 @@ private:
   /// The context of Block and Loop modes.
   GPUMemThreadContext single = {};
 
-  // Fiber mode.
+  /// Memory of one thread's coroutine frame, reused across blocks.
+  struct Frame {
+    void *memory = nullptr;
+    size_t capacity = 0;
+  };
+
+  // Fiber and coroutine modes.
   FiberStacks stacks;
+  std::vector<Frame> frames;
+  std::vector<void *> handles; ///< coroutine handles, null before start
   std::vector<GPUMemThreadContext> contexts;
   std::vector<Fiber> fibers;
   std::vector<Warp> warps;

@@ -121,7 +121,10 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           name, (long long)(info.staticBytes + info.dynamicBytes),
           (long long)info.staticBytes, smem,
           (long long)kMaxSharedBytesPerBlock);
-  if (kernel->runBlock && !kernel->needsFibers)
+  if (kernel->needsFibers && kernel->startCoroutine &&
+      kernel->resumeCoroutine)
+    info.mode = BlockMode::Coroutines;
+  else if (kernel->runBlock && !kernel->needsFibers)
     info.mode = BlockMode::Block;
   else if (!kernel->needsFibers || info.threadsPerBlock == 1)
     info.mode = BlockMode::Loop;

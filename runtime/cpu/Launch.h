@@ -21,6 +21,9 @@ enum class BlockMode {
   /// One fiber per thread running runThread, switched at barriers and
   /// shuffles.
   Fibers,
+  /// One coroutine per thread (startCoroutine, resumeCoroutine), suspended
+  /// at barriers and warp operations; scheduled like fibers.
+  Coroutines,
 };
 
 /// Everything a launch shares, read-only, with every worker.

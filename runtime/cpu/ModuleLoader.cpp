@@ -220,8 +220,9 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
     const GPUMemCPUKernel &kernel = table->kernels[i];
     if (!kernel.name || std::strcmp(kernel.name, name) != 0)
       continue;
-    bool runnable =
-        kernel.runThread || (kernel.runBlock && !kernel.needsFibers);
+    bool runnable = kernel.runThread ||
+                    (kernel.runBlock && !kernel.needsFibers) ||
+                    (kernel.startCoroutine && kernel.resumeCoroutine);
     if (!runnable)
       fatal("kernel '%s': the module gives no entry point to run it (runThread "
             "is null%s)",

@@ -137,6 +137,11 @@ def GPUMemLowerNVVMToCPUPass
     }
     ```
   }];
+  let options = [
+    Option<"coroutines", "coroutines", "bool", /*default=*/"true",
+           "Run kernels with barriers or warp operations as coroutines when "
+           "they allow it (else on fibers)">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

@@ -97,6 +97,12 @@ struct CudaEmuPipelineOptions
       llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
                      "machine's"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> coroutines{
+      *this, "coroutines",
+      llvm::cl::desc("Run kernels with barriers or warp operations as "
+                     "coroutines where they allow it, else on fibers "
+                     "(gpumem-lower-nvvm-to-cpu)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> omitPass{
       *this, "test-omit-pass",
       llvm::cl::desc("For testing the tests only: leave one of gpumem's NVIDIA "

@@ -113,6 +113,19 @@ typedef struct GPUMemRuntimeServices {
   void (*cudaAssertFail)(GPUMemThreadContext *ctx, const char *message,
                          const char *file, uint32_t line,
                          const char *function);
+
+  /* The services below are for kernels that run as coroutines
+   * (GPUMemCPUKernel::startCoroutine). Such a kernel calls barrier,
+   * barrierSync and warpSync as usual, but they return at once, and the
+   * kernel suspends right after each; warpSync's result is read after the
+   * resumption with warpSyncResult. */
+  /* `bytes` of memory, 64-byte aligned, for the calling thread's coroutine
+   * frame; valid until the thread returns. */
+  void *(*coroutineFrame)(GPUMemThreadContext *ctx, int64_t bytes);
+  /* The result (and *pred) of the caller's last warpSync. */
+  uint64_t (*warpSyncResult)(GPUMemThreadContext *ctx, int32_t *pred);
+  /* The thread returns from the kernel: called before its final suspend. */
+  void (*coroutineReturned)(GPUMemThreadContext *ctx);
 } GPUMemRuntimeServices;
 
 /* The operations of services->warpSync. */
@@ -167,6 +180,13 @@ typedef struct GPUMemCPUKernel {
    * Null and 0 on the cpu target. */
   const char *emulatedChip;
   int64_t maxSharedBytesPerBlock;
+  /* Kernels with barriers or warp operations may run each thread as a
+   * stackless coroutine instead of a fiber (cheaper to switch):
+   * startCoroutine(params, ctx) runs the thread up to its first suspension
+   * and returns its handle, resumeCoroutine(handle) runs it to the next.
+   * Null when the kernel runs on fibers. */
+  void *(*startCoroutine)(void **params, GPUMemThreadContext *ctx);
+  void (*resumeCoroutine)(void *handle);
 } GPUMemCPUKernel;
 
 /* The object's exported GPUMEM_CPU_MODULE_SYMBOL. */

@@ -22,10 +22,14 @@
 //  5. Address spaces are erased (generic, global, shared, local are all
 //     host memory); a shared global's address is ctx->sharedMemory plus its
 //     offset, the extern array's ctx->dynamicSharedMemory.
-//  6. Each kernel K becomes __gpumem_kernel_K plus __gpumem_run_thread_K,
-//     which unpacks mgpuLaunchKernel's parameters; K stays an empty stub for
-//     gpu.launch_func to verify against; the module exports the kernel table
-//     (CPUKernelABI.h) with the chip's shared memory limit.
+//  6. A kernel with barriers or warp operations becomes a coroutine when
+//     its synchronizing callees inline (NVVMCoroutines.cpp); else it runs
+//     on fibers.
+//  7. Each kernel K becomes __gpumem_kernel_K plus __gpumem_run_thread_K
+//     (or __gpumem_start_coroutine_K), which unpacks mgpuLaunchKernel's
+//     parameters; K stays an empty stub for gpu.launch_func to verify
+//     against; the module exports the kernel table (CPUKernelABI.h) with the
+//     chip's shared memory limit.
 //===----------------------------------------------------------------------===//
 
 #include "NVVMToCPU.h"
@@ -57,6 +61,8 @@ using namespace gpumem::nvvmcpu;
 
 namespace {
 
+constexpr llvm::StringLiteral kResumeName = "__gpumem_resume_coroutine";
+
 /// Ops that make a kernel need fibers: a thread waits for others there.
 bool isSynchronizing(Operation *op) {
   return isa<NVVM::Barrier0Op, NVVM::BarrierOp, NVVM::ShflOp,
@@ -73,6 +79,7 @@ bool isSupportedNVVMOp(Operation *op) {
 
 struct LowerNVVMToCPUPass
     : gpumem::impl::GPUMemLowerNVVMToCPUPassBase<LowerNVVMToCPUPass> {
+  using Base::Base;
   void runOnOperation() override;
 
 private:
@@ -89,6 +96,8 @@ private:
   std::string chip = "sm_90";
   SmallVector<LLVM::LLVMFuncOp> kernels;
   llvm::DenseSet<Operation *> needsFibers;
+  /// Kernels that run as coroutines (NVVMCoroutines.cpp).
+  llvm::DenseSet<Operation *> coroutineKernels;
   /// Offsets of static shared globals; extern arrays map to -1.
   llvm::StringMap<int64_t> sharedOffsets;
   SharedLayout layout;
@@ -102,6 +111,7 @@ void LowerNVVMToCPUPass::runOnOperation() {
   chip = "sm_90";
   kernels.clear();
   needsFibers.clear();
+  coroutineKernels.clear();
   sharedOffsets.clear();
   layout = SharedLayout();
   defined.clear();
@@ -130,9 +140,18 @@ void LowerNVVMToCPUPass::runOnOperation() {
     return signalPassFailure();
   findKernelsNeedingFibers();
   addContextArguments();
+  for (LLVM::LLVMFuncOp kernel : kernels)
+    if (coroutines && needsFibers.contains(kernel) &&
+        succeeded(inlineSynchronizingCalls(kernel, [&](Operation *func) {
+          return needsFibers.contains(func);
+        })))
+      coroutineKernels.insert(kernel);
   for (Operation *func : defined)
     if (failed(lowerFunction(cast<LLVM::LLVMFuncOp>(func))))
       return signalPassFailure();
+  for (LLVM::LLVMFuncOp kernel : kernels)
+    if (coroutineKernels.contains(kernel))
+      makeCoroutine(kernel);
   if (failed(defineLibdeviceHelpers(module)))
     return signalPassFailure();
   eraseAddressSpaces();
@@ -302,8 +321,9 @@ LogicalResult LowerNVVMToCPUPass::lowerFunction(LLVM::LLVMFuncOp func) {
         isa<LLVM::CallIntrinsicOp, LLVM::CallOp>(op))
       ops.push_back(op);
   });
+  bool coroutine = coroutineKernels.contains(func);
   for (Operation *op : ops)
-    if (failed(lowerDeviceOp(op, context, layout)))
+    if (failed(lowerDeviceOp(op, context, layout, coroutine)))
       return failure();
   return success();
 }
@@ -381,7 +401,8 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     // The kernel's own signature, without the context argument.
     LLVM::LLVMFunctionType withContext = kernel.getFunctionType();
     auto original = LLVM::LLVMFunctionType::get(
-        withContext.getReturnType(), withContext.getParams().drop_back());
+        voidType, withContext.getParams().drop_back());
+    bool coroutine = coroutineKernels.contains(kernel);
     Location loc = kernel.getLoc();
     kernel.setSymName("__gpumem_kernel_" + name);
     kernel.setLinkage(LLVM::Linkage::Internal);
@@ -394,12 +415,16 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     builder.setInsertionPointToStart(stub.addEntryBlock(builder));
     LLVM::ReturnOp::create(builder, loc, ValueRange());
 
-    // run_thread(params, ctx): params[i] points to argument i.
+    // run_thread(params, ctx), or start_coroutine(params, ctx) -> handle:
+    // params[i] points to argument i.
     builder.setInsertionPointToEnd(module.getBody());
-    std::string runThreadName = "__gpumem_run_thread_" + name;
+    std::string runThreadName =
+        (coroutine ? "__gpumem_start_coroutine_" : "__gpumem_run_thread_") +
+        name;
     auto runThread = LLVM::LLVMFuncOp::create(
         builder, loc, runThreadName,
-        LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}),
+        LLVM::LLVMFunctionType::get(coroutine ? Type(ptr) : Type(voidType),
+                                    {ptr, ptr}),
         LLVM::Linkage::Internal);
     builder.setInsertionPointToStart(runThread.addEntryBlock(builder));
     SmallVector<Value> args;
@@ -412,12 +437,12 @@ void LowerNVVMToCPUPass::createKernelEntries() {
       args.push_back(LLVM::LoadOp::create(builder, loc, type, address));
     }
     args.push_back(runThread.getArgument(1));
-    LLVM::CallOp::create(builder, loc, kernel, args);
-    LLVM::ReturnOp::create(builder, loc, ValueRange());
+    auto call = LLVM::CallOp::create(builder, loc, kernel, args);
+    LLVM::ReturnOp::create(builder, loc, call.getResults());
 
     NamedAttribute fields[] = {
         attrs.getNamedAttr("name", attrs.getStringAttr(name)),
-        attrs.getNamedAttr("run_thread",
+        attrs.getNamedAttr(coroutine ? "start_coroutine" : "run_thread",
                            FlatSymbolRefAttr::get(context, runThreadName)),
         attrs.getNamedAttr("shared_bytes",
                            attrs.getI64IntegerAttr(layout.staticBytes)),
@@ -429,7 +454,23 @@ void LowerNVVMToCPUPass::createKernelEntries() {
         attrs.getNamedAttr("max_shared_bytes",
                            attrs.getI64IntegerAttr(
                                int64_t(layout.maxSharedBytesPerBlock)))};
-    table.push_back(attrs.getDictionaryAttr(fields));
+    SmallVector<NamedAttribute> entry(std::begin(fields), std::end(fields));
+    if (coroutine)
+      entry.push_back(attrs.getNamedAttr(
+          "resume_coroutine", FlatSymbolRefAttr::get(context, kResumeName)));
+    table.push_back(attrs.getDictionaryAttr(entry));
+  }
+  if (!coroutineKernels.empty()) {
+    // resume_coroutine(handle): the coroutine ABI's resumption, which only
+    // LLVM code can spell.
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    Location loc = module.getLoc();
+    auto resume = LLVM::LLVMFuncOp::create(
+        builder, loc, kResumeName,
+        LLVM::LLVMFunctionType::get(voidType, {ptr}), LLVM::Linkage::Internal);
+    builder.setInsertionPointToStart(resume.addEntryBlock(builder));
+    LLVM::CoroResumeOp::create(builder, loc, resume.getArgument(0));
+    LLVM::ReturnOp::create(builder, loc, ValueRange());
   }
   module->setAttr(gpumem::cpu::kKernelTableAttr, attrs.getArrayAttr(table));
 }

@@ -66,9 +66,11 @@ bool isKnownRegister(StringRef name) {
 
 class OpLowering {
 public:
-  OpLowering(Operation *op, Value context, const SharedLayout &layout)
+  OpLowering(Operation *op, Value context, const SharedLayout &layout,
+             bool coroutine)
       : op(op), builder(op), loc(op->getLoc()),
-        access(builder, loc, context), context(context), layout(layout) {}
+        access(builder, loc, context), context(context), layout(layout),
+        coroutine(coroutine) {}
 
   LogicalResult lower();
 
@@ -122,12 +124,22 @@ private:
                                        ArrayRef<int64_t>{1});
   }
 
+  /// In a coroutine kernel, the thread suspends after the service call
+  /// just built.
+  void suspendAfterLastCall() {
+    if (!coroutine)
+      return;
+    Operation *call = &*std::prev(builder.getInsertionPoint());
+    call->setAttr(kSuspendAfterAttr, builder.getUnitAttr());
+  }
+
   Operation *op;
   OpBuilder builder;
   Location loc;
   ContextAccess access;
   Value context;
   const SharedLayout &layout;
+  bool coroutine;
 };
 
 Value OpLowering::linearThreadId() {
@@ -213,6 +225,12 @@ Value OpLowering::warpSync(int32_t warpOp, Value mask, Value value, Value b,
   Value result = access.callService(
       offsetof(GPUMemRuntimeServices, warpSync), builder.getI64Type(),
       {context, i32(warpOp), mask, value, b, c, slot, location()});
+  if (coroutine) {
+    suspendAfterLastCall();
+    result = access.callService(
+        offsetof(GPUMemRuntimeServices, warpSyncResult), builder.getI64Type(),
+        {context, slot});
+  }
   if (predicate) {
     Value raw = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), slot);
     *predicate = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
@@ -238,6 +256,7 @@ LogicalResult OpLowering::lower() {
   if (isa<NVVM::Barrier0Op>(op)) {
     access.callService(offsetof(GPUMemRuntimeServices, barrier), voidType,
                        {context, location()});
+    suspendAfterLastCall();
     op->erase();
     return success();
   }
@@ -247,6 +266,7 @@ LogicalResult OpLowering::lower() {
         barrier.getNumberOfThreads() ? barrier.getNumberOfThreads() : i32(-1);
     access.callService(offsetof(GPUMemRuntimeServices, barrierSync), voidType,
                        {context, id, count, location()});
+    suspendAfterLastCall();
     op->erase();
     return success();
   }
@@ -426,6 +446,7 @@ Value ContextAccess::callService(int64_t offset, Type result, ValueRange args) {
 }
 
 LogicalResult gpumem::nvvmcpu::lowerDeviceOp(Operation *op, Value context,
-                                             const SharedLayout &layout) {
-  return OpLowering(op, context, layout).lower();
+                                             const SharedLayout &layout,
+                                             bool coroutine) {
+  return OpLowering(op, context, layout, coroutine).lower();
 }

@@ -63,9 +63,31 @@ private:
 
 /// Lowers one op of a function whose context is `context`: NVVM ops,
 /// special-register intrinsics, and calls to vprintf and __assertfail.
-/// Other ops are left alone.
+/// Other ops are left alone. In a kernel that becomes a coroutine
+/// (`coroutine`), the service call of a barrier or warp operation is marked
+/// kSuspendAfterAttr, and a warp operation's result is read after it with
+/// warpSyncResult.
 mlir::LogicalResult lowerDeviceOp(mlir::Operation *op, mlir::Value context,
-                                  const SharedLayout &layout);
+                                  const SharedLayout &layout, bool coroutine);
+
+/// Marks the runtime calls after which a coroutine kernel suspends.
+constexpr llvm::StringLiteral kSuspendAfterAttr = "gpumem.suspend_after";
+
+/// Prepares `kernel` to become a coroutine: inlines, transitively, every
+/// call of a function for which `synchronizes` holds, so that all its
+/// barriers and warp operations are in the kernel itself, and moves its
+/// constant-size allocas to the entry block. Fails (leaving the kernel
+/// correct for fibers) on recursion, dynamic allocas or stack save/restore.
+mlir::LogicalResult
+inlineSynchronizingCalls(mlir::LLVM::LLVMFuncOp kernel,
+                         llvm::function_ref<bool(mlir::Operation *)> synchronizes);
+
+/// Makes `kernel` (lowered, its last argument the context) an LLVM
+/// switch-resumed coroutine: its frame comes from services->coroutineFrame,
+/// it suspends after every call marked kSuspendAfterAttr, and instead of
+/// returning it calls services->coroutineReturned and suspends for good.
+/// It then returns its handle.
+void makeCoroutine(mlir::LLVM::LLVMFuncOp kernel);
 
 /// Renames libdevice's __nv_* declarations to the libm functions with the
 /// same results, and checks that every other declared function is one the

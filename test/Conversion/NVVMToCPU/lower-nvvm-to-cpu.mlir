@@ -3,12 +3,21 @@
 // Special registers are context loads; nvvm.barrier0 calls the barrier
 // service (services at context offset 120, barrier its first field) with
 // the op's location; shared globals get offsets in module order at their
-// alignment, the extern array follows them; the kernel table carries the
-// chip and its limit.
+// alignment, the extern array follows them. The kernel has a barrier, so it
+// becomes a coroutine: its frame comes from services->coroutineFrame
+// (offset 56), it suspends after the barrier, and its return becomes
+// services->coroutineReturned (offset 72) and the final suspension. The
+// kernel table carries the chip and its limit.
 
 // CHECK-LABEL: gpu.module @layout
 // CHECK-NOT: addr_space = 3
-// CHECK: llvm.func internal @__gpumem_kernel_k(%[[CTX:.*]]: !llvm.ptr)
+// CHECK: llvm.func internal @__gpumem_kernel_k(%[[CTX:.*]]: !llvm.ptr) -> !llvm.ptr attributes {passthrough = ["presplitcoroutine"]}
+// CHECK: %[[ID:.*]] = llvm.intr.coro.id
+// CHECK: %[[SIZE:.*]] = llvm.intr.coro.size : i64
+// CHECK: %[[FRAMESVC:.*]] = llvm.getelementptr %{{.*}}[56]
+// CHECK: %[[FRAMEFN:.*]] = llvm.load %[[FRAMESVC]]
+// CHECK: %[[MEM:.*]] = llvm.call %[[FRAMEFN]](%[[CTX]], %[[SIZE]])
+// CHECK: %[[HDL:.*]] = llvm.intr.coro.begin %[[ID]], %[[MEM]]
 // CHECK: %[[TIDP:.*]] = llvm.getelementptr %[[CTX]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: %[[TID:.*]] = llvm.load %[[TIDP]] : !llvm.ptr -> i64
 // CHECK: llvm.trunc %[[TID]] : i64 to i32
@@ -16,10 +25,19 @@
 // CHECK: llvm.getelementptr %[[BASE]][16] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: %[[DYNP:.*]] = llvm.getelementptr %[[CTX]][104]
 // CHECK: llvm.load %[[DYNP]] : !llvm.ptr -> !llvm.ptr
-// CHECK: %[[SERVICES:.*]] = llvm.getelementptr %[[CTX]][120]
+// CHECK: llvm.getelementptr %[[CTX]][120]
 // CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK: llvm.intr.coro.suspend
+// CHECK: llvm.switch
+// CHECK: llvm.getelementptr %{{.*}}[72]
+// CHECK: llvm.call %{{.*}}(%[[CTX]]) : !llvm.ptr, (!llvm.ptr) -> ()
+// CHECK: llvm.intr.coro.suspend
+// CHECK: llvm.intr.coro.end %[[HDL]]
+// CHECK: llvm.return %[[HDL]] : !llvm.ptr
 // CHECK: llvm.func @k() attributes {gpu.kernel}
-// CHECK: llvm.func internal @__gpumem_run_thread_k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK: llvm.func internal @__gpumem_start_coroutine_k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> !llvm.ptr
+// CHECK: llvm.func internal @__gpumem_resume_coroutine(%[[H:.*]]: !llvm.ptr)
+// CHECK: llvm.intr.coro.resume %[[H]]
 // CHECK: llvm.mlir.constant(32 : i64) : i64
 // CHECK: llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.mlir.constant(0 : i32) : i32
@@ -44,19 +62,27 @@ gpu.module @layout [#nvvm.target<chip = "sm_90">] {
 // -----
 
 // A shuffle with its validity passes PTX's operands to the warpSync
-// service (op 2 = shfl.sync.down) and a slot for the predicate; a named
-// barrier passes its id and count; device functions get the context too.
+// service (offset 32; op 2 = shfl.sync.down) and a slot for the predicate;
+// in a coroutine kernel the thread then suspends and reads the result with
+// warpSyncResult (offset 64). A named barrier passes its id and count.
+// Device functions get the context too; the one with a warp-level read is
+// not synchronizing and stays a call.
 
 // CHECK-LABEL: gpu.module @warp
 // CHECK: llvm.func @helper(%[[X:.*]]: i32, %[[HCTX:.*]]: !llvm.ptr) -> i32
-// CHECK: llvm.func internal @__gpumem_kernel_k(%{{.*}}: i32, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: llvm.func internal @__gpumem_kernel_k(%{{.*}}: i32, %[[CTX:.*]]: !llvm.ptr) -> !llvm.ptr
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
 // CHECK: llvm.call @helper(%{{.*}}, %[[CTX]]) : (i32, !llvm.ptr) -> i32
 // CHECK: %[[OP:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.getelementptr %{{.*}}[32]
 // CHECK: llvm.call %{{.*}}(%[[CTX]], %[[OP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SLOT]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK: llvm.intr.coro.suspend
+// CHECK: llvm.getelementptr %{{.*}}[64]
+// CHECK: llvm.call %{{.*}}(%[[CTX]], %[[SLOT]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> i64
 // CHECK: llvm.load %[[SLOT]] : !llvm.ptr -> i32
 // CHECK: llvm.insertvalue
 // CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}, %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, !llvm.ptr) -> ()
+// CHECK: llvm.intr.coro.suspend
 gpu.module @warp [#nvvm.target<chip = "sm_80">] {
   llvm.func @helper(%x: i32) -> i32 {
     %lane = nvvm.read.ptx.sreg.laneid : i32
@@ -90,6 +116,25 @@ gpu.module @math [#nvvm.target<chip = "sm_90">] {
   llvm.func @k(%x: f32) attributes {gpu.kernel, nvvm.kernel} {
     %e = llvm.call @__nv_expf(%x) : (f32) -> f32
     %r = llvm.call @__nv_rsqrtf(%e) : (f32) -> f32
+    llvm.return
+  }
+}
+
+// -----
+
+// A private buffer whose size is known only at run time keeps the kernel on
+// fibers (LLVM's coroutine frames hold only static allocas): it gets a
+// run_thread entry, no coroutine.
+
+// CHECK-LABEL: gpu.module @fibers
+// CHECK: llvm.func internal @__gpumem_kernel_k(%{{.*}}: i64, %{{.*}}: !llvm.ptr) {
+// CHECK-NOT: coro
+// CHECK: llvm.func internal @__gpumem_run_thread_k
+// CHECK-NOT: coro
+gpu.module @fibers [#nvvm.target<chip = "sm_90">] {
+  llvm.func @k(%n: i64) attributes {gpu.kernel, nvvm.kernel} {
+    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+    nvvm.barrier0
     llvm.return
   }
 }
