@@ -240,9 +240,13 @@ void BlockRunner::run(int64_t linearBlock) {
     return;
   case BlockMode::Fibers:
   case BlockMode::Coroutines:
+  case BlockMode::BarrierCoroutines:
     for (GPUMemThreadContext &ctx : contexts)
       std::copy(blockId, blockId + 3, ctx.blockId);
-    runScheduled();
+    if (info.mode == BlockMode::BarrierCoroutines)
+      runBarrierCoroutines();
+    else
+      runScheduled();
     return;
   }
 }
@@ -290,6 +294,64 @@ void BlockRunner::runScheduled() {
     leaveFibers();
   if (live != 0)
     reportStuck();
+}
+
+void BlockRunner::runBarrierCoroutines() {
+  uint32_t threads = uint32_t(launch->threadsPerBlock);
+  live = threads;
+  atBarrier = 0;
+  for (uint32_t w = 0; w < warps.size(); ++w) {
+    warps[w] = Warp();
+    warps[w].live = int32_t(
+        std::min<uint32_t>(GPUMEM_WARP_SIZE, threads - w * GPUMEM_WARP_SIZE));
+  }
+  runQueue.clear();
+  for (uint32_t i = 0; i < threads; ++i) {
+    fibers[i].state = State::Ready;
+    handles[i] = nullptr;
+    contexts[i].barrierAt = nullptr;
+    runQueue.push_back(i);
+  }
+  const GPUMemCPUKernel *kernel = launch->kernel;
+  while (!runQueue.empty()) {
+    // Every waiting thread runs to its next barrier or its end.
+    for (uint32_t index : runQueue) {
+      current = index;
+      if (handles[index])
+        kernel->resumeCoroutine(handles[index]);
+      else
+        handles[index] = kernel->startCoroutine(launch->params, &contexts[index]);
+    }
+    // They must all wait at one barrier, or all have returned.
+    nextQueue.clear();
+    const char *at = nullptr;
+    uint32_t returned = UINT32_MAX;
+    for (uint32_t index : runQueue) {
+      if (fibers[index].state == State::Done) {
+        returned = std::min(returned, index);
+        continue;
+      }
+      GPUMemThreadContext &ctx = contexts[index];
+      const char *here = ctx.barrierAt;
+      ctx.barrierAt = nullptr;
+      if (nextQueue.empty())
+        at = here;
+      else if (here != at && !sameLocation(here, at))
+        fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
+              "waits there while %zu threads wait at %s",
+              ctx.kernelName, locationOr(here), coords(ctx.threadId).text,
+              coords(ctx.blockId).text, nextQueue.size(), locationOr(at));
+      nextQueue.push_back(index);
+    }
+    if (returned != UINT32_MAX && !nextQueue.empty()) {
+      const GPUMemThreadContext &ctx = contexts[returned];
+      fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
+            "returned from the kernel while %zu threads wait there",
+            ctx.kernelName, locationOr(at), coords(ctx.threadId).text,
+            coords(ctx.blockId).text, nextQueue.size());
+    }
+    runQueue.swap(nextQueue);
+  }
 }
 
 void BlockRunner::resume(uint32_t index) {
@@ -390,6 +452,42 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
   }
   uint32_t index = indexOf(ctx);
   Warp &warp = warps[index / GPUMEM_WARP_SIZE];
+  // Lanes of the warp waiting for this one elsewhere: only possible when
+  // some wait at a shuffle or a warp-synchronous operation.
+  if (warp.atShuffle || atWarpSync)
+    checkNoWarpWaitsFor(ctx, index, location);
+  if (atBarrier == 0)
+    barrierLocation = location;
+  else if (location != barrierLocation &&
+           !sameLocation(location, barrierLocation))
+    fatal("kernel '%s': divergent barrier at %s: thread %s of block %s waits "
+          "there while %lld threads wait at %s",
+          ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
+          coords(ctx->blockId).text, (long long)atBarrier,
+          locationOr(barrierLocation));
+  if (atBarrier + 1 == live) {
+    // The last thread to arrive releases the others and goes on.
+    for (uint32_t waiter : barrierWaiters)
+      fibers[waiter].state = State::Ready;
+    for (Warp &each : warps)
+      each.atBarrier = 0;
+    nextQueue.insert(nextQueue.end(), barrierWaiters.begin(),
+                     barrierWaiters.end());
+    barrierWaiters.clear();
+    atBarrier = 0;
+    goOn(index);
+    return;
+  }
+  ++atBarrier;
+  ++warp.atBarrier;
+  fibers[index].state = State::AtBarrier;
+  barrierWaiters.push_back(index);
+  park(index);
+}
+
+void BlockRunner::checkNoWarpWaitsFor(GPUMemThreadContext *ctx, uint32_t index,
+                                      const char *location) const {
+  const Warp &warp = warps[index / GPUMEM_WARP_SIZE];
   uint32_t waiting =
       shuffleWaitingFor(index / GPUMEM_WARP_SIZE, index % GPUMEM_WARP_SIZE);
   if (waiting != UINT32_MAX)
@@ -407,31 +505,6 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
           coords(ctx->blockId).text, syncing % GPUMEM_WARP_SIZE,
           ptxWarpOpName(fibers[syncing].mode),
           locationOr(fibers[syncing].location));
-  if (atBarrier == 0)
-    barrierLocation = location;
-  else if (!sameLocation(location, barrierLocation))
-    fatal("kernel '%s': divergent barrier at %s: thread %s of block %s waits "
-          "there while %lld threads wait at %s",
-          ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
-          coords(ctx->blockId).text, (long long)atBarrier,
-          locationOr(barrierLocation));
-  if (atBarrier + 1 == live) {
-    // The last thread to arrive releases the others and goes on.
-    for (uint32_t waiter : barrierWaiters) {
-      fibers[waiter].state = State::Ready;
-      warps[waiter / GPUMEM_WARP_SIZE].atBarrier = 0;
-      nextQueue.push_back(waiter);
-    }
-    barrierWaiters.clear();
-    atBarrier = 0;
-    goOn(indexOf(ctx));
-    return;
-  }
-  ++atBarrier;
-  ++warp.atBarrier;
-  fibers[index].state = State::AtBarrier;
-  barrierWaiters.push_back(index);
-  park(index);
 }
 
 uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,

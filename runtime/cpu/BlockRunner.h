@@ -101,10 +101,13 @@ private:
   /// Whether threads of the launch are scheduled (fibers or coroutines).
   bool scheduled() const {
     return launch->mode == BlockMode::Fibers ||
-           launch->mode == BlockMode::Coroutines;
+           launch->mode == BlockMode::Coroutines ||
+           launch->mode == BlockMode::BarrierCoroutines;
   }
   /// Runs the block's threads as fibers or coroutines, round by round.
   void runScheduled();
+  /// Runs the block's threads as barriersOnly coroutines.
+  void runBarrierCoroutines();
   void resume(uint32_t index);
   /// Waits until the thread is released (fibers; coroutines suspend after
   /// the service returns).
@@ -120,6 +123,11 @@ private:
   /// A lane parked at a shuffle whose segment holds `lane`, or UINT32_MAX.
   uint32_t shuffleWaitingFor(uint32_t warp, uint32_t lane) const;
   uint32_t indexOf(GPUMemThreadContext *ctx) const;
+  /// Stops the program when a lane of the warp of fiber `index` waits for
+  /// it at a shuffle or warp-synchronous operation while it reaches the
+  /// barrier at `location`.
+  void checkNoWarpWaitsFor(GPUMemThreadContext *ctx, uint32_t index,
+                           const char *location) const;
   /// Checks the arrival of fiber `index` at a warpSync with `memberMask`.
   void checkWarpSyncArrival(uint32_t index, int32_t op, uint32_t memberMask,
                             const char *location) const;

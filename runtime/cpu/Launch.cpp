@@ -123,7 +123,8 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           (long long)kMaxSharedBytesPerBlock);
   if (kernel->needsFibers && kernel->startCoroutine &&
       kernel->resumeCoroutine)
-    info.mode = BlockMode::Coroutines;
+    info.mode = kernel->barriersOnly ? BlockMode::BarrierCoroutines
+                                     : BlockMode::Coroutines;
   else if (kernel->runBlock && !kernel->needsFibers)
     info.mode = BlockMode::Block;
   else if (!kernel->needsFibers || info.threadsPerBlock == 1)

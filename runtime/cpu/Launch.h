@@ -24,6 +24,9 @@ enum class BlockMode {
   /// One coroutine per thread (startCoroutine, resumeCoroutine), suspended
   /// at barriers and warp operations; scheduled like fibers.
   Coroutines,
+  /// Coroutines of a barriersOnly kernel: every round runs each waiting
+  /// thread to its next barrier, then checks they all reached the same one.
+  BarrierCoroutines,
 };
 
 /// Everything a launch shares, read-only, with every worker.

@@ -165,6 +165,9 @@ struct GPUMemThreadContext {
   const GPUMemRuntimeServices *services; /* 120 */
   void *scheduler;              /* 128: runtime-private */
   const char *kernelName;       /* 136 */
+  const char *barrierAt;        /* 144: set by a barriersOnly coroutine
+                                         kernel before it suspends at a
+                                         barrier: the barrier's location */
 };
 
 /* One kernel of a CPU gpu.module. */
@@ -187,6 +190,10 @@ typedef struct GPUMemCPUKernel {
    * Null when the kernel runs on fibers. */
   void *(*startCoroutine)(void **params, GPUMemThreadContext *ctx);
   void (*resumeCoroutine)(void *handle);
+  /* A coroutine kernel whose only synchronization is the block-wide
+   * barrier: it calls no service there, but sets ctx->barrierAt and
+   * suspends; the runtime checks that all threads wait at one barrier. */
+  int32_t barriersOnly;
 } GPUMemCPUKernel;
 
 /* The object's exported GPUMEM_CPU_MODULE_SYMBOL. */

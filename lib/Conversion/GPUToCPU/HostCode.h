@@ -18,7 +18,8 @@ namespace gpumem::cpu {
 /// The attribute on a CPU gpu.module listing its kernels for the module
 /// descriptor: an array of dictionaries {name, run_thread, run_block,
 /// shared_bytes, needs_fibers, num_params} and, on the cuda-emu target,
-/// {chip, max_shared_bytes, start_coroutine, resume_coroutine}.
+/// {chip, max_shared_bytes, start_coroutine, resume_coroutine,
+/// barriers_only}.
 constexpr llvm::StringLiteral kKernelTableAttr = "gpumem.cpu_kernels";
 
 /// An LLVM type converter for code that runs on host cores: every memory

@@ -96,8 +96,9 @@ private:
   std::string chip = "sm_90";
   SmallVector<LLVM::LLVMFuncOp> kernels;
   llvm::DenseSet<Operation *> needsFibers;
-  /// Kernels that run as coroutines (NVVMCoroutines.cpp).
-  llvm::DenseSet<Operation *> coroutineKernels;
+  /// Kernels that run as coroutines (NVVMCoroutines.cpp), and those of them
+  /// whose only synchronization is nvvm.barrier0.
+  llvm::DenseSet<Operation *> coroutineKernels, barrierOnlyKernels;
   /// Offsets of static shared globals; extern arrays map to -1.
   llvm::StringMap<int64_t> sharedOffsets;
   SharedLayout layout;
@@ -112,6 +113,7 @@ void LowerNVVMToCPUPass::runOnOperation() {
   kernels.clear();
   needsFibers.clear();
   coroutineKernels.clear();
+  barrierOnlyKernels.clear();
   sharedOffsets.clear();
   layout = SharedLayout();
   defined.clear();
@@ -146,6 +148,15 @@ void LowerNVVMToCPUPass::runOnOperation() {
           return needsFibers.contains(func);
         })))
       coroutineKernels.insert(kernel);
+  for (Operation *kernel : coroutineKernels) {
+    bool barriersOnly = true;
+    kernel->walk([&](Operation *op) {
+      if (isSynchronizing(op) && !isa<NVVM::Barrier0Op>(op))
+        barriersOnly = false;
+    });
+    if (barriersOnly)
+      barrierOnlyKernels.insert(kernel);
+  }
   for (Operation *func : defined)
     if (failed(lowerFunction(cast<LLVM::LLVMFuncOp>(func))))
       return signalPassFailure();
@@ -321,9 +332,11 @@ LogicalResult LowerNVVMToCPUPass::lowerFunction(LLVM::LLVMFuncOp func) {
         isa<LLVM::CallIntrinsicOp, LLVM::CallOp>(op))
       ops.push_back(op);
   });
-  bool coroutine = coroutineKernels.contains(func);
+  Waiting waiting = barrierOnlyKernels.contains(func) ? Waiting::BarrierCoroutine
+                    : coroutineKernels.contains(func) ? Waiting::Coroutine
+                                                      : Waiting::Fibers;
   for (Operation *op : ops)
-    if (failed(lowerDeviceOp(op, context, layout, coroutine)))
+    if (failed(lowerDeviceOp(op, context, layout, waiting)))
       return failure();
   return success();
 }
@@ -458,6 +471,9 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     if (coroutine)
       entry.push_back(attrs.getNamedAttr(
           "resume_coroutine", FlatSymbolRefAttr::get(context, kResumeName)));
+    if (barrierOnlyKernels.contains(kernel))
+      entry.push_back(
+          attrs.getNamedAttr("barriers_only", attrs.getBoolAttr(true)));
     table.push_back(attrs.getDictionaryAttr(entry));
   }
   if (!coroutineKernels.empty()) {

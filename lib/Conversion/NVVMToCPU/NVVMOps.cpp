@@ -67,10 +67,11 @@ bool isKnownRegister(StringRef name) {
 class OpLowering {
 public:
   OpLowering(Operation *op, Value context, const SharedLayout &layout,
-             bool coroutine)
+             Waiting waiting)
       : op(op), builder(op), loc(op->getLoc()),
         access(builder, loc, context), context(context), layout(layout),
-        coroutine(coroutine) {}
+        coroutine(waiting != Waiting::Fibers),
+        barriersOnly(waiting == Waiting::BarrierCoroutine) {}
 
   LogicalResult lower();
 
@@ -124,13 +125,12 @@ private:
                                        ArrayRef<int64_t>{1});
   }
 
-  /// In a coroutine kernel, the thread suspends after the service call
-  /// just built.
+  /// In a coroutine kernel, the thread suspends after the op just built.
   void suspendAfterLastCall() {
     if (!coroutine)
       return;
-    Operation *call = &*std::prev(builder.getInsertionPoint());
-    call->setAttr(kSuspendAfterAttr, builder.getUnitAttr());
+    Operation *last = &*std::prev(builder.getInsertionPoint());
+    last->setAttr(kSuspendAfterAttr, builder.getUnitAttr());
   }
 
   Operation *op;
@@ -139,7 +139,7 @@ private:
   ContextAccess access;
   Value context;
   const SharedLayout &layout;
-  bool coroutine;
+  bool coroutine, barriersOnly;
 };
 
 Value OpLowering::linearThreadId() {
@@ -253,6 +253,14 @@ LogicalResult OpLowering::lower() {
   }
 
   Type voidType = LLVM::LLVMVoidType::get(builder.getContext());
+  if (isa<NVVM::Barrier0Op>(op) && barriersOnly) {
+    LLVM::StoreOp::create(
+        builder, loc, location(),
+        access.address(context, offsetof(GPUMemThreadContext, barrierAt)));
+    suspendAfterLastCall();
+    op->erase();
+    return success();
+  }
   if (isa<NVVM::Barrier0Op>(op)) {
     access.callService(offsetof(GPUMemRuntimeServices, barrier), voidType,
                        {context, location()});
@@ -447,6 +455,6 @@ Value ContextAccess::callService(int64_t offset, Type result, ValueRange args) {
 
 LogicalResult gpumem::nvvmcpu::lowerDeviceOp(Operation *op, Value context,
                                              const SharedLayout &layout,
-                                             bool coroutine) {
-  return OpLowering(op, context, layout, coroutine).lower();
+                                             Waiting waiting) {
+  return OpLowering(op, context, layout, waiting).lower();
 }

@@ -61,14 +61,24 @@ private:
   mlir::Value context;
 };
 
+/// How a function's barriers and warp operations wait for other threads.
+enum class Waiting {
+  /// The runtime service switches fibers.
+  Fibers,
+  /// The function is a coroutine kernel: the service call is marked
+  /// kSuspendAfterAttr, and a warp operation's result is read after it with
+  /// warpSyncResult.
+  Coroutine,
+  /// A coroutine kernel with block-wide barriers only: a barrier stores its
+  /// location in ctx->barrierAt (marked kSuspendAfterAttr), no service call.
+  BarrierCoroutine,
+};
+
 /// Lowers one op of a function whose context is `context`: NVVM ops,
 /// special-register intrinsics, and calls to vprintf and __assertfail.
-/// Other ops are left alone. In a kernel that becomes a coroutine
-/// (`coroutine`), the service call of a barrier or warp operation is marked
-/// kSuspendAfterAttr, and a warp operation's result is read after it with
-/// warpSyncResult.
+/// Other ops are left alone.
 mlir::LogicalResult lowerDeviceOp(mlir::Operation *op, mlir::Value context,
-                                  const SharedLayout &layout, bool coroutine);
+                                  const SharedLayout &layout, Waiting waiting);
 
 /// Marks the runtime calls after which a coroutine kernel suspends.
 constexpr llvm::StringLiteral kSuspendAfterAttr = "gpumem.suspend_after";

@@ -1,13 +1,14 @@
 // RUN: gpumem-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(gpumem-lower-nvvm-to-cpu))' | FileCheck %s
 
-// Special registers are context loads; nvvm.barrier0 calls the barrier
-// service (services at context offset 120, barrier its first field) with
-// the op's location; shared globals get offsets in module order at their
-// alignment, the extern array follows them. The kernel has a barrier, so it
-// becomes a coroutine: its frame comes from services->coroutineFrame
-// (offset 56), it suspends after the barrier, and its return becomes
-// services->coroutineReturned (offset 72) and the final suspension. The
-// kernel table carries the chip and its limit.
+// Special registers are context loads; shared globals get offsets in
+// module order at their alignment, the extern array follows them. The
+// kernel has a barrier, so it becomes a coroutine: its frame comes from
+// services->coroutineFrame (services at context offset 120, that one at
+// 56); its only synchronization is nvvm.barrier0, so there it stores the
+// barrier's location in ctx->barrierAt (offset 144) and suspends; its
+// return becomes services->coroutineReturned (offset 72) and the final
+// suspension. The kernel table carries the chip, its limit and the
+// barriers-only flag.
 
 // CHECK-LABEL: gpu.module @layout
 // CHECK-NOT: addr_space = 3
@@ -25,8 +26,9 @@
 // CHECK: llvm.getelementptr %[[BASE]][16] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: %[[DYNP:.*]] = llvm.getelementptr %[[CTX]][104]
 // CHECK: llvm.load %[[DYNP]] : !llvm.ptr -> !llvm.ptr
-// CHECK: llvm.getelementptr %[[CTX]][120]
-// CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[CTX]][144]
+// CHECK: %[[WHERE:.*]] = llvm.mlir.addressof @__gpumem_str_
+// CHECK: llvm.store %[[WHERE]], %[[AT]] : !llvm.ptr, !llvm.ptr
 // CHECK: llvm.intr.coro.suspend
 // CHECK: llvm.switch
 // CHECK: llvm.getelementptr %{{.*}}[72]
@@ -42,6 +44,9 @@
 // CHECK: llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.mlir.constant(0 : i32) : i32
 // CHECK: llvm.mlir.constant(232448 : i64) : i64
+// CHECK: llvm.mlir.addressof @__gpumem_start_coroutine_k
+// CHECK: llvm.mlir.addressof @__gpumem_resume_coroutine
+// CHECK: llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.mlir.global external constant @__gpumem_cpu_module()
 gpu.module @layout [#nvvm.target<chip = "sm_90">] {
   llvm.mlir.global internal @a() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<3 x i32>
@@ -124,11 +129,19 @@ gpu.module @math [#nvvm.target<chip = "sm_90">] {
 
 // A private buffer whose size is known only at run time keeps the kernel on
 // fibers (LLVM's coroutine frames hold only static allocas): it gets a
-// run_thread entry, no coroutine.
+// run_thread entry, no coroutine, and nvvm.barrier0 calls the barrier
+// service (the first of the services at context offset 120) with the op's
+// location.
 
 // CHECK-LABEL: gpu.module @fibers
-// CHECK: llvm.func internal @__gpumem_kernel_k(%{{.*}}: i64, %{{.*}}: !llvm.ptr) {
+// CHECK: llvm.func internal @__gpumem_kernel_k(%{{.*}}: i64, %[[CTX:.*]]: !llvm.ptr) {
 // CHECK-NOT: coro
+// CHECK: %[[WHERE:.*]] = llvm.mlir.addressof @__gpumem_str_
+// CHECK: llvm.getelementptr %[[CTX]][120]
+// CHECK: llvm.load
+// CHECK: llvm.getelementptr %{{.*}}[0]
+// CHECK: %[[BARRIER:.*]] = llvm.load
+// CHECK: llvm.call %[[BARRIER]](%[[CTX]], %[[WHERE]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> ()
 // CHECK: llvm.func internal @__gpumem_run_thread_k
 // CHECK-NOT: coro
 gpu.module @fibers [#nvvm.target<chip = "sm_90">] {
