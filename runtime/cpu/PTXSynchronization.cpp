@@ -1,0 +1,225 @@
+//===----------------------------------------------------------------------===//
+// PTX's synchronization in BlockRunner, for the cuda-emu target: bar.sync
+// with a barrier id and thread count, and the warp-synchronous
+// instructions (shfl.sync, vote.sync, redux.sync, match.sync,
+// bar.warp.sync).
+//
+// Named barrier: a warp counts as 32 arrivals once all its live lanes
+// arrived, as PTX counts; the barrier completes when `count` arrivals are
+// in. Warp-synchronous operation: the lane deposits its operands and parks
+// until every lane of its member mask has arrived at the same operation
+// with the same mask; the last one computes every lane's result
+// (PTXWarpOps.cpp) and releases them. A member mask without the caller, or
+// naming a lane that does not exist, has exited or waits at a barrier, is
+// an error, as compute-sanitizer's synccheck reports it on a GPU.
+//===----------------------------------------------------------------------===//
+
+#include "BlockRunner.h"
+#include "PTXWarpOps.h"
+#include "SchedulingMessages.h"
+#include "Support.h"
+
+#include <algorithm>
+
+using namespace gpumem::cpu;
+
+void BlockRunner::barrierSync(GPUMemThreadContext *ctx, int32_t id,
+                              int32_t count, const char *location) {
+  if (count < 0) {
+    barrier(ctx, location);
+    return;
+  }
+  if (id < 0 || id > 15)
+    fatal("kernel '%s': bar.sync at %s: barrier %d is not in 0..15",
+          ctx->kernelName, locationOr(location), id);
+  if (count == 0 || count % GPUMEM_WARP_SIZE != 0)
+    fatal("kernel '%s': bar.sync at %s: a thread count of %d is not a "
+          "positive multiple of %d",
+          ctx->kernelName, locationOr(location), count, GPUMEM_WARP_SIZE);
+  int64_t blockWarps =
+      (launch->threadsPerBlock + GPUMEM_WARP_SIZE - 1) / GPUMEM_WARP_SIZE;
+  if (count > blockWarps * GPUMEM_WARP_SIZE)
+    fatal("kernel '%s': bar.sync at %s waits for %d threads; the block has "
+          "%lld",
+          ctx->kernelName, locationOr(location), count,
+          (long long)launch->threadsPerBlock);
+  if (!scheduled()) {
+    if (launch->threadsPerBlock == 1)
+      return;
+    reportNoFibers(ctx, "barrier", location);
+  }
+  NamedBarrier &named = namedBarriers[id];
+  if (named.waiters.empty() && named.warpsComplete == 0) {
+    named.count = count;
+    named.location = location;
+  } else if (named.count != count) {
+    fatal("kernel '%s': bar.sync %d at %s waits for %d threads while threads "
+          "at %s wait for %d on the same barrier",
+          ctx->kernelName, id, locationOr(location), count,
+          locationOr(named.location), named.count);
+  }
+  uint32_t index = indexOf(ctx);
+  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  // PTX counts a warp's arrival as 32 threads once its live lanes arrived.
+  if (++named.arrivedPerWarp[warpIndex] == warps[warpIndex].live)
+    ++named.warpsComplete;
+  if (named.warpsComplete * GPUMEM_WARP_SIZE >= named.count) {
+    for (uint32_t waiter : named.waiters) {
+      fibers[waiter].state = State::Ready;
+      nextQueue.push_back(waiter);
+    }
+    atNamedBarrier -= int64_t(named.waiters.size());
+    named.waiters.clear();
+    named.warpsComplete = 0;
+    std::fill(named.arrivedPerWarp.begin(), named.arrivedPerWarp.end(), 0);
+    goOn(index);
+    return;
+  }
+  fibers[index].state = State::AtNamedBarrier;
+  fibers[index].location = location;
+  named.waiters.push_back(index);
+  ++atNamedBarrier;
+  park(index);
+}
+
+uint32_t BlockRunner::warpSyncWaitingFor(uint32_t warpIndex,
+                                         uint32_t lane) const {
+  if (!atWarpSync)
+    return UINT32_MAX;
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && first + l < fibers.size(); ++l) {
+    const Fiber &fiber = fibers[first + l];
+    if (fiber.state == State::AtWarpSync && (fiber.memberMask >> lane & 1))
+      return first + l;
+  }
+  return UINT32_MAX;
+}
+
+void BlockRunner::checkWarpSyncArrival(uint32_t index, int32_t op,
+                                       uint32_t memberMask,
+                                       const char *location) const {
+  const GPUMemThreadContext &ctx = contexts[index];
+  uint32_t lane = index % GPUMEM_WARP_SIZE;
+  uint32_t first = index - lane;
+  uint32_t lanes = std::min<uint32_t>(
+      GPUMEM_WARP_SIZE, uint32_t(launch->threadsPerBlock) - first);
+  const char *name = ptxWarpOpName(op);
+  if (!(memberMask >> lane & 1))
+    fatal("kernel '%s': %s at %s: thread %s of block %s (lane %u) is not in "
+          "its member mask %s",
+          ctx.kernelName, name, locationOr(location), coords(ctx.threadId).text,
+          coords(ctx.blockId).text, lane, hex(memberMask).text);
+  if (lanes < GPUMEM_WARP_SIZE && (memberMask >> lanes) != 0)
+    fatal("kernel '%s': %s at %s: thread %s of block %s names lanes that do "
+          "not exist in member mask %s (its warp has %u lanes)",
+          ctx.kernelName, name, locationOr(location), coords(ctx.threadId).text,
+          coords(ctx.blockId).text, hex(memberMask).text, lanes);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!(memberMask >> l & 1) || l == lane)
+      continue;
+    const Fiber &other = fibers[first + l];
+    const char *problem = nullptr;
+    switch (other.state) {
+    case State::Done:
+      problem = "has exited";
+      break;
+    case State::AtBarrier:
+    case State::AtNamedBarrier:
+    case State::AtShuffle:
+      problem = "waits at a barrier";
+      break;
+    case State::AtWarpSync:
+      if (other.mode != op || other.memberMask != memberMask ||
+          !sameLocation(other.location, location))
+        fatal("kernel '%s': %s at %s: thread %s of block %s waits there with "
+              "member mask %s while lane %u waits at the %s at %s with "
+              "member mask %s",
+              ctx.kernelName, name, locationOr(location),
+              coords(ctx.threadId).text, coords(ctx.blockId).text,
+              hex(memberMask).text, l, ptxWarpOpName(other.mode),
+              locationOr(other.location), hex(other.memberMask).text);
+      break;
+    default:
+      break;
+    }
+    if (problem)
+      fatal("kernel '%s': %s at %s: lane %u in member mask %s of thread %s of "
+            "block %s %s",
+            ctx.kernelName, name, locationOr(location), l, hex(memberMask).text,
+            coords(ctx.threadId).text, coords(ctx.blockId).text, problem);
+  }
+}
+
+uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
+                               uint32_t memberMask, uint64_t value, int32_t b,
+                               int32_t c, int32_t *pred, const char *location) {
+  if (op < 0 || op > GPUMEM_WARP_SYNC)
+    fatal("kernel '%s': unknown warp operation %d at %s", ctx->kernelName, op,
+          locationOr(location));
+  int32_t predicate = 0;
+  if (!scheduled()) {
+    if (launch->threadsPerBlock != 1)
+      reportNoFibers(ctx, ptxWarpOpName(op), location);
+    if (memberMask != 1)
+      fatal("kernel '%s': %s at %s: member mask %s names lanes that do not "
+            "exist (the block has one thread)",
+            ctx->kernelName, ptxWarpOpName(op), locationOr(location),
+            hex(memberMask).text);
+    WarpOperands lanes[GPUMEM_WARP_SIZE] = {};
+    lanes[0] = {value, b, c};
+    uint64_t result = ptxWarpResult(op, 0, 1, lanes, &predicate);
+    if (pred)
+      *pred = predicate;
+    return result;
+  }
+  uint32_t index = indexOf(ctx);
+  checkWarpSyncArrival(index, op, memberMask, location);
+  Fiber &fiber = fibers[index];
+  fiber.state = State::AtWarpSync;
+  fiber.mode = op;
+  fiber.memberMask = memberMask;
+  fiber.value = value;
+  fiber.offset = b;
+  fiber.width = c;
+  fiber.location = location;
+  ++atWarpSync;
+  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  bool complete = true;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && complete; ++l)
+    if ((memberMask >> l & 1) && fibers[first + l].state != State::AtWarpSync)
+      complete = false;
+  if (complete) {
+    completeWarpSync(warpIndex, memberMask, index);
+    goOn(index);
+  } else {
+    park(index);
+  }
+  if (pred)
+    *pred = fiber.valid;
+  return fiber.value;
+}
+
+void BlockRunner::completeWarpSync(uint32_t warpIndex, uint32_t memberMask,
+                                   uint32_t continuing) {
+  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  WarpOperands lanes[GPUMEM_WARP_SIZE] = {};
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l)
+    if (memberMask >> l & 1)
+      lanes[l] = {fibers[first + l].value, fibers[first + l].offset,
+                  fibers[first + l].width};
+  int32_t op = fibers[continuing].mode;
+  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l) {
+    if (!(memberMask >> l & 1))
+      continue;
+    Fiber &fiber = fibers[first + l];
+    int32_t predicate = 0;
+    fiber.value = ptxWarpResult(op, l, memberMask, lanes, &predicate);
+    fiber.valid = predicate;
+    fiber.state = State::Ready;
+    --atWarpSync;
+    if (first + l != continuing)
+      nextQueue.push_back(first + l);
+  }
+}
+
