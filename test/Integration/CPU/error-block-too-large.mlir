@@ -1,4 +1,5 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // A gpu.launch with blocks of 32 x 33 x 1 = 1056 threads, more than the
 // 1024 a GPU block may have. The sizes are constants, so the program is

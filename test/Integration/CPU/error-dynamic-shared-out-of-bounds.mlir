@@ -1,4 +1,10 @@
 // RUN: not gpumem-run --target=cpu --check-dynamic-shared-bounds %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --check-dynamic-shared-bounds %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
+// EMU:first launch: 8
+// EMU-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// EMU-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+37]]: (unknown): block: [0,0,0], thread: [0,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// EMU-NEXT:gpumem: error: cuStreamSynchronize failed: CUDA_ERROR_ASSERT: device-side assert triggered
+// EMU-NOT:{{.}}
 
 // The opt-in run-time bounds check of dynamic shared memory views. The
 // launch passes 64 bytes; the kernel views 8 x f32 at a byte offset the host
