@@ -6,6 +6,10 @@
 // RUN: gpumem-run --target=cpu %s | FileCheck %s
 // RUN: readelf -d %t.exe | FileCheck %s --check-prefix=NEEDED
 // RUN: not gpumem-compile --target=cpu %s 2>&1 | FileCheck %s --check-prefix=NOOUT
+// The cuda-emu target's executable needs the same libraries.
+// RUN: %if cuda-emu %{ gpumem-compile --target=cuda-emu %s -o %t.emu.exe %}
+// RUN: %if cuda-emu %{ %t.emu.exe | FileCheck %s %}
+// RUN: %if cuda-emu %{ readelf -d %t.emu.exe | FileCheck %s --check-prefix=NEEDED %}
 
 // CHECK: ( 0, 2, 4, 6, 8, 10, 12, 14 )
 

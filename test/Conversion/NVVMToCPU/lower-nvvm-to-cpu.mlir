@@ -151,3 +151,30 @@ gpu.module @fibers [#nvvm.target<chip = "sm_90">] {
     llvm.return
   }
 }
+
+// -----
+
+// Fences are host fences; vote, redux and match call the warpSync service
+// with their operation (5 = vote.sync.any, 8 = redux.sync.add,
+// 16 = match.any.sync, 18 = bar.warp.sync) on a fiber kernel (the dynamic
+// alloca keeps it off coroutines).
+
+// CHECK-LABEL: gpu.module @warp_ops
+// CHECK: llvm.fence seq_cst
+// CHECK: llvm.mlir.constant(5 : i32) : i32
+// CHECK: llvm.trunc %{{.*}} : i64 to i1
+// CHECK: llvm.mlir.constant(8 : i32) : i32
+// CHECK: llvm.mlir.constant(16 : i32) : i32
+// CHECK: llvm.mlir.constant(18 : i32) : i32
+gpu.module @warp_ops [#nvvm.target<chip = "sm_90">] {
+  llvm.func @k(%n: i64, %v: i32, %p: i1) attributes {gpu.kernel, nvvm.kernel} {
+    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+    %full = llvm.mlir.constant(-1 : i32) : i32
+    nvvm.memory.barrier #nvvm.mem_scope<cta>
+    %any = nvvm.vote.sync any %full, %p -> i1
+    %sum = nvvm.redux.sync add %v, %full : i32 -> i32
+    %m = nvvm.match.sync any %full, %v : i32 -> i32
+    nvvm.bar.warp.sync %full : i32
+    llvm.return
+  }
+}
