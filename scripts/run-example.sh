@@ -3,7 +3,9 @@
 # workgroup memref.alloca inside the K loop.
 #  1. Run it: on an NVIDIA GPU when one is usable (and gpumem's CUDA runtime
 #     is built), else on the CPU target, with faithful GPU semantics.
-#  2. Show the shared memory the sm_90 kernel really gets (ptxas -v when
+#  2. Run the sm_90 device code of the same program on CPU cores
+#     (--target=cuda-emu), unless it already ran on a GPU.
+#  3. Show the shared memory the sm_90 kernel really gets (ptxas -v when
 #     ptxas is present), proof that the tiles are .shared and not a
 #     per-thread stack buffer.
 set -euo pipefail
@@ -18,6 +20,10 @@ if [ -e "$build/lib/libgpumem_cuda_runtime.so" ] && \
 fi
 echo "gpumem: running $example on the $target target"
 "$build/bin/gpumem-run" --target=$target "$example"
+if [ $target = cpu ]; then
+  echo "gpumem: running its NVIDIA (sm_90) device code on CPU cores (--target=cuda-emu)"
+  "$build/bin/gpumem-run" --target=cuda-emu "$example"
+fi
 
 out="$build/examples/tiled-matmul.sm_90.mlir"
 mkdir -p "$(dirname "$out")"
