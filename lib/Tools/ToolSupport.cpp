@@ -6,6 +6,7 @@
 
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Pipelines/Pipelines.h"
+#include "gpumem/Support/HostCPU.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -138,6 +139,12 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                           hostBuffers)) {
     llvm::errs() << "error: unknown --host-buffers '" << hostBuffers
                  << "'; expected copy, managed, register or none\n";
+    return failure();
+  }
+  if (options.cpu != "host" && !isKnownHostCPU(options.cpu)) {
+    llvm::errs() << "error: unknown --cpu '" << options.cpu
+                 << "' for this machine's target; for example x86-64, or "
+                    "host for this machine's CPU\n";
     return failure();
   }
   // The options of the pipelines' shared front.

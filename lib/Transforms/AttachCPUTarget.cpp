@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Support/HostCPU.h"
 #include "gpumem/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,6 +26,13 @@ struct AttachCPUTargetPass
     if (optLevel > 3) {
       emitError(getOperation().getLoc())
           << "O " << optLevel.getValue() << " is out of range; expected 0 to 3";
+      return signalPassFailure();
+    }
+    if (!gpumem::isKnownHostCPU(cpu)) {
+      emitError(getOperation().getLoc())
+          << "unknown cpu '" << cpu.getValue()
+          << "' for this machine's target; for example x86-64, or empty for "
+             "this machine's CPU";
       return signalPassFailure();
     }
     auto target = gpumem::CPUTargetAttr::get(&getContext(), optLevel, cpu, "");

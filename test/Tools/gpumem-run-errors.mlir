@@ -32,6 +32,21 @@
 // RUN: gpumem-run --target=cpu -e answer --entry-point-result=i32 %s | FileCheck %s --check-prefix=I32
 // I32: 42
 
+// The entry point's result type must match --entry-point-result.
+// RUN: not gpumem-run --target=cpu -e answer %s 2>&1 | FileCheck %s --check-prefix=VOID
+// VOID: gpumem-run-errors.mlir:{{[0-9]+}}:3: error: the entry point @answer returns i32, not void; run it with --entry-point-result=i32
+// RUN: not gpumem-run --target=cpu -e answer --entry-point-result=f32 %s 2>&1 | FileCheck %s --check-prefix=F32
+// F32: error: the entry point @answer returns i32, not f32; run it with --entry-point-result=i32
+// RUN: not gpumem-run --target=cpu -e pair --entry-point-result=i64 %s 2>&1 | FileCheck %s --check-prefix=PAIR
+// PAIR: error: the entry point @pair returns !llvm.struct<(i32, i32)>, not i64; gpumem-run runs entry points that return void, i32, i64 or f32
+
+// A CPU name LLVM does not know is an error before anything compiles.
+// RUN: not gpumem-run --target=cpu --cpu=skylakee %s 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: not gpumem-compile --target=cpu --cpu=skylakee %s -o %t 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: error: unknown --cpu 'skylakee' for this machine's target; for example x86-64, or host for this machine's CPU
+// CPU-NOT: LLVM ERROR
+// CPU-NOT: not a recognized processor
+
 module {
   func.func @answer() -> i32 {
     %c = arith.constant 42 : i32
@@ -39,5 +54,9 @@ module {
   }
   func.func @takes_args(%a: i32) {
     return
+  }
+  func.func @pair() -> (i32, i32) {
+    %c = arith.constant 1 : i32
+    return %c, %c : i32, i32
   }
 }

@@ -67,6 +67,29 @@ static LogicalResult runEntryPoint(ExecutionEngine &engine) {
   return invoke(float());
 }
 
+/// The entry point's result type must be what --entry-point-result says:
+/// calling it with another would read garbage or smash the stack.
+static LogicalResult checkEntryPointResult(LLVM::LLVMFuncOp entry) {
+  Type result = entry.getFunctionType().getReturnType();
+  std::string actual = "void";
+  if (!isa<LLVM::LLVMVoidType>(result)) {
+    llvm::raw_string_ostream os(actual);
+    actual.clear();
+    result.print(os);
+  }
+  if (actual == entryPointResult)
+    return success();
+  InFlightDiagnostic diag = emitError(entry.getLoc())
+                            << "the entry point @" << entryPoint << " returns "
+                            << actual << ", not " << entryPointResult.getValue();
+  if (llvm::is_contained({"void", "i32", "i64", "f32"}, actual))
+    diag << "; run it with --entry-point-result=" << actual;
+  else
+    diag << "; gpumem-run runs entry points that return void, i32, i64 or "
+            "f32";
+  return failure();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
@@ -100,6 +123,8 @@ int main(int argc, char **argv) {
                               << " must take no arguments";
     return 1;
   }
+  if (failed(checkEntryPointResult(entry)))
+    return 1;
 
   FailureOr<SmallVector<std::string>> libraries =
       gpumem::runtimeLibraries(target, argv[0], /*withMLIRUtils=*/true);

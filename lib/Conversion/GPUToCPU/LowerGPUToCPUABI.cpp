@@ -292,12 +292,21 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   Location loc = kernel.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(context);
   FunctionType type = kernel.getFunctionType();
-  for (Type input : type.getInputs())
+  for (Type input : type.getInputs()) {
     if (!isa<MemRefType>(input) && !LLVM::isCompatibleType(input) &&
         !isa<IndexType>(input))
       return kernel.emitOpError()
              << "has an argument of type " << input
              << ", which the cpu target cannot pass to a kernel";
+    // A memref travels as a strided descriptor: its layout must have one.
+    if (auto memref = dyn_cast<MemRefType>(input))
+      if (!memref.isStrided())
+        return kernel.emitOpError()
+               << "has an argument of type " << input
+               << ", whose layout is not strided; kernels take memrefs as "
+                  "strided descriptors (normalize the layout first, e.g. "
+                  "with --normalize-memrefs)";
+  }
 
   OpBuilder builder(kernel);
   SmallVector<Type> inputs(type.getInputs());

@@ -46,3 +46,12 @@ gpu.module @kernels {
   // expected-error @+1 {{'memref.global' op workgroup globals on the cpu target must be uninitialized, of static shape and identity layout}}
   memref.global "private" @table : memref<2xf32, 3> = dense<[1.0, 2.0]>
 }
+
+// -----
+
+gpu.module @kernels {
+  // expected-error @+1 {{'gpu.func' op has an argument of type 'memref<4xf32, affine_map<(d0) -> (d0 floordiv 2)>>', whose layout is not strided; kernels take memrefs as strided descriptors (normalize the layout first, e.g. with --normalize-memrefs)}}
+  gpu.func @not_strided(%m: memref<4xf32, affine_map<(d0) -> (d0 floordiv 2)>>) kernel {
+    gpu.return
+  }
+}
