@@ -217,8 +217,11 @@ bool PackDynamicWorkgroupAllocsPass::packKernel(
       if (isa<memref::DeallocOp>(user))
         user->erase();
     buffer.alloc->getResult(0).replaceAllUsesWith(view);
-    buffer.alloc->erase();
   }
+  // Erased only now: the builder may still point at one of them (when the
+  // kernel starts with a dynamic-size allocation).
+  for (const DynamicBuffer &buffer : buffers)
+    buffer.alloc->erase();
   return true;
 }
 

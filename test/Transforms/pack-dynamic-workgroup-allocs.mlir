@@ -97,3 +97,32 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A kernel that starts with its dynamic-size allocations (the pass's
+// insertion point is the first of them, erased last).
+
+// CHECK-LABEL: gpu.module @first
+// CHECK:       gpu.func @k(%[[N:.*]]: index, %{{.*}}: memref<?xf32>, %{{.*}}: index) kernel
+// CHECK:         memref.view {{.*}} to memref<?xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.view {{.*}} to memref<?xi32, #gpu.address_space<workgroup>>
+// CHECK-NOT:     memref.alloca
+module attributes {gpu.container_module} {
+  gpu.module @first {
+    gpu.func @k(%n: index, %out: memref<?xf32>) kernel {
+      %a = memref.alloca(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+      %b = memref.alloca(%n) : memref<?xi32, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %v = memref.load %a[%c0] : memref<?xf32, #gpu.address_space<workgroup>>
+      %w = memref.load %b[%c0] : memref<?xi32, #gpu.address_space<workgroup>>
+      memref.store %v, %out[%c0] : memref<?xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%n: index, %out: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @first::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index, %out : memref<?xf32>)
+    return
+  }
+}
