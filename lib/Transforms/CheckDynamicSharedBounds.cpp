@@ -18,6 +18,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
+
+#include "llvm/Support/CheckedArithmetic.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace gpumem {
@@ -29,33 +31,58 @@ using namespace mlir;
 
 namespace {
 
-/// The bytes [begin, end) of the i8 dynamic shared memory that `view` can
-/// address, when its bounds are constant.
-std::optional<std::pair<int64_t, int64_t>> byteRange(Operation *view) {
+/// What a view with constant bounds addresses: the bytes [begin, end) of
+/// the i8 dynamic shared memory, or `overflows` when they do not fit in 64
+/// bits.
+struct ByteRange {
+  int64_t begin = 0, end = 0;
+  bool overflows = false;
+};
+
+/// The range of `view`, when its bounds are constant.
+std::optional<ByteRange> byteRange(Operation *view) {
+  ByteRange overflow;
+  overflow.overflows = true;
   if (auto typed = dyn_cast<memref::ViewOp>(view)) {
     std::optional<int64_t> offset = getConstantIntValue(typed.getByteShift());
     MemRefType type = typed.getType();
     if (!offset || !type.hasStaticShape())
       return std::nullopt;
-    int64_t bytes = type.getNumElements() *
-                    DataLayout::closest(view).getTypeSize(type.getElementType());
-    return std::make_pair(*offset, *offset + bytes);
+    std::optional<int64_t> bytes = llvm::checkedMul<int64_t>(
+        type.getNumElements(),
+        int64_t(DataLayout::closest(view).getTypeSize(type.getElementType())));
+    std::optional<int64_t> end =
+        bytes ? llvm::checkedAdd<int64_t>(*offset, *bytes) : std::nullopt;
+    if (!end)
+      return overflow;
+    return ByteRange{*offset, *end};
   }
-  // An i8 subview or reinterpret_cast: offset and extent in bytes.
+  // An i8 subview or reinterpret_cast: offset and extent in bytes; a
+  // negative stride reaches below the offset.
   auto strided = [&](int64_t offset, ArrayRef<int64_t> sizes,
-                     ArrayRef<int64_t> strides)
-      -> std::optional<std::pair<int64_t, int64_t>> {
+                     ArrayRef<int64_t> strides) -> std::optional<ByteRange> {
     if (ShapedType::isDynamic(offset) ||
         llvm::any_of(sizes, ShapedType::isDynamic) ||
         llvm::any_of(strides, ShapedType::isDynamic))
       return std::nullopt;
-    int64_t last = offset;
+    std::optional<int64_t> low = offset, high = offset;
     for (auto [size, stride] : llvm::zip(sizes, strides)) {
       if (size == 0)
-        return std::make_pair(offset, offset);
-      last += (size - 1) * stride;
+        return ByteRange{offset, offset};
+      std::optional<int64_t> reach = llvm::checkedMul<int64_t>(size - 1, stride);
+      if (!reach)
+        return overflow;
+      if (*reach < 0)
+        low = llvm::checkedAdd<int64_t>(*low, *reach);
+      else
+        high = llvm::checkedAdd<int64_t>(*high, *reach);
+      if (!low || !high)
+        return overflow;
     }
-    return std::make_pair(offset, last + 1);
+    std::optional<int64_t> end = llvm::checkedAdd<int64_t>(*high, 1);
+    if (!end)
+      return overflow;
+    return ByteRange{*low, *end};
   };
   if (auto sub = dyn_cast<memref::SubViewOp>(view)) {
     if (sub.getStaticOffsets().size() != 1)
@@ -88,14 +115,22 @@ struct CheckDynamicSharedBoundsPass
     auto check = [&](Operation *launch, Region &body, int64_t size) {
       body.walk([&](gpu::DynamicSharedMemoryOp dynamic) {
         for (Operation *view : dynamic->getUsers()) {
-          std::optional<std::pair<int64_t, int64_t>> range = byteRange(view);
-          if (!range || range->second <= size)
+          std::optional<ByteRange> range = byteRange(view);
+          if (!range ||
+              (!range->overflows && range->begin >= 0 && range->end <= size))
             continue;
-          InFlightDiagnostic diag =
-              view->emitOpError()
-              << "reads bytes [" << range->first << ", " << range->second
-              << ") of dynamic shared memory, but the launch passes only "
-              << size << " bytes";
+          InFlightDiagnostic diag = view->emitOpError();
+          if (range->overflows)
+            diag << "reads dynamic shared memory at byte offsets that do not "
+                    "fit in 64 bits; the launch passes "
+                 << size << " bytes";
+          else if (range->begin < 0)
+            diag << "reads bytes [" << range->begin << ", " << range->end
+                 << ") of dynamic shared memory, which starts at byte 0";
+          else
+            diag << "reads bytes [" << range->begin << ", " << range->end
+                 << ") of dynamic shared memory, but the launch passes only "
+                 << size << " bytes";
           diag.attachNote(launch->getLoc()) << "launched here";
           anyError = true;
         }
