@@ -53,9 +53,11 @@ static void addOutliningWithHoisting(OpPassManager &pm,
   pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
 }
 
-/// Host buffers used by kernels made device-visible in `mode` (copy, managed,
-/// register), first of all; nothing for "none".
+/// Device code no target can lower rejected, then host buffers used by
+/// kernels made device-visible in `mode` (copy, managed, register; nothing
+/// for "none"): the first passes of every pipeline.
 static void addHostBuffersToDevice(OpPassManager &pm, StringRef mode) {
+  pm.addPass(gpumem::createGPUMemCheckDeviceCodePass());
   if (mode == "none")
     return;
   gpumem::GPUMemHostBuffersToDevicePassOptions options;

@@ -176,6 +176,38 @@ def GPUMemCheckLaunchBoundsPass
   }];
 }
 
+def GPUMemCheckDeviceCodePass
+    : Pass<"gpumem-check-device-code", "::mlir::ModuleOp"> {
+  let summary = "Reject device code no target can lower: ops outside "
+                "functions in a gpu.module, globals of non-LLVM types, "
+                "allocations in memory spaces they cannot live in";
+  let description = [{
+    Run first by every pipeline, so that such input is one located error
+    instead of a crash or an `LLVM ERROR` deep in a lowering:
+    - an op at the top level of a `gpu.module` that is not a symbol
+      (function or global), e.g. a `gpu.barrier` outside any function;
+    - an `llvm.mlir.global` whose type is not an LLVM type (an array of
+      `index`, which has no size in LLVM IR);
+    - in kernels, launch bodies and device functions (docs/memory.md):
+      `memref.alloca` must be in private memory (no memory space, `5` or
+      `#gpu.address_space<private>`) or workgroup memory (`3` or
+      `#gpu.address_space<workgroup>`); `memref.alloc` in device memory
+      (no memory space, `1` or `#gpu.address_space<global>`) or workgroup
+      memory. Any other space (`2`, `4`, `7`, a global `alloca`, ...) is an
+      error: the allocation would silently not be what it looks like.
+
+    ```mlir
+    gpu.launch ... {
+      // error: 'memref.alloca' op allocates in memory space 4 inside device
+      // code; an alloca is private (no memory space, 5 or
+      // #gpu.address_space<private>) or workgroup (3 or
+      // #gpu.address_space<workgroup>) memory
+      %t = memref.alloca() : memref<16xf32, 4>
+    }
+    ```
+  }];
+}
+
 def GPUMemLowerGPUCollectivesPass
     : Pass<"gpumem-lower-gpu-collectives", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite gpu.all_reduce, gpu.subgroup_reduce and "

@@ -1,0 +1,110 @@
+//===----------------------------------------------------------------------===//
+// gpumem-check-device-code: device code no target can lower, rejected with a
+// located error before any lowering sees it.
+//
+// Algorithm: one walk of the module. At the top level of every gpu.module,
+// an op that is neither a symbol nor the module's terminator is an error;
+// an llvm.mlir.global anywhere must have an LLVM-compatible type. Inside
+// device code (gpu.launch bodies, gpu.func bodies and functions of a
+// gpu.module), every memref.alloca and memref.alloc is checked against the
+// memory spaces it can live in.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMCHECKDEVICECODEPASS
+#include "gpumem/Transforms/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+
+namespace {
+
+/// The GPU address space `memorySpace` names: integers in NVVM's numbering
+/// (1 global, 3 workgroup, 5 private), or #gpu.address_space; none for no
+/// memory space; -1 for anything else.
+int64_t addressSpaceNumber(Attribute memorySpace) {
+  if (!memorySpace)
+    return 0;
+  if (auto integer = dyn_cast<IntegerAttr>(memorySpace))
+    return integer.getInt();
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(memorySpace)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return 1;
+    case gpu::AddressSpace::Workgroup:
+      return 3;
+    case gpu::AddressSpace::Private:
+      return 5;
+    }
+  }
+  return -1;
+}
+
+bool isDeviceCode(Operation *op) {
+  return op->getParentOfType<gpu::LaunchOp>() ||
+         op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+struct CheckDeviceCodePass
+    : gpumem::impl::GPUMemCheckDeviceCodePassBase<CheckDeviceCodePass> {
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation().walk([&](Operation *op) {
+      if (isa_and_present<gpu::GPUModuleOp>(op->getParentOp()) &&
+          !op->hasTrait<OpTrait::IsTerminator>() && !isa<SymbolOpInterface>(op)) {
+        op->emitOpError() << "is at the top level of a gpu.module, outside "
+                             "any function; only functions and globals "
+                             "belong there";
+        failed = true;
+        return;
+      }
+      if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
+        if (!LLVM::isCompatibleType(global.getGlobalType())) {
+          global.emitOpError()
+              << "has type " << global.getGlobalType()
+              << ", which is not an LLVM type (index has no size in LLVM IR: "
+                 "use i64 or i32)";
+          failed = true;
+        }
+        return;
+      }
+      if (!isa<memref::AllocaOp, memref::AllocOp>(op) || !isDeviceCode(op))
+        return;
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      int64_t space = addressSpaceNumber(type.getMemorySpace());
+      bool isAlloca = isa<memref::AllocaOp>(op);
+      bool legal = isAlloca ? (space == 0 || space == 3 || space == 5)
+                            : (space == 0 || space == 1 || space == 3);
+      if (legal)
+        return;
+      InFlightDiagnostic diag = op->emitOpError() << "allocates in memory space ";
+      if (auto integer = dyn_cast<IntegerAttr>(type.getMemorySpace()))
+        diag << integer.getInt();
+      else
+        diag << type.getMemorySpace();
+      diag << " inside device code; ";
+      if (isAlloca)
+        diag << "an alloca is private (no memory space, 5 or "
+                "#gpu.address_space<private>) or workgroup (3 or "
+                "#gpu.address_space<workgroup>) memory";
+      else
+        diag << "an alloc is device (no memory space, 1 or "
+                "#gpu.address_space<global>) or workgroup (3 or "
+                "#gpu.address_space<workgroup>) memory";
+      failed = true;
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,58 @@
+// RUN: gpumem-opt %s -split-input-file -gpumem-check-device-code -verify-diagnostics
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{'gpu.barrier' op is at the top level of a gpu.module, outside any function; only functions and globals belong there}}
+    gpu.barrier
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{'llvm.mlir.global' op has type '!llvm.array<4 x index>', which is not an LLVM type (index has no size in LLVM IR: use i64 or i32)}}
+    llvm.mlir.global internal @table() : !llvm.array<4 x index>
+  }
+}
+
+// -----
+
+// Allocations in memory spaces they cannot live in, in a launch body and in
+// a kernel; the legal spaces pass.
+func.func @launch() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{'memref.alloca' op allocates in memory space 4 inside device code; an alloca is private (no memory space, 5 or #gpu.address_space<private>) or workgroup (3 or #gpu.address_space<workgroup>) memory}}
+    %constant = memref.alloca() : memref<16xf32, 4>
+    // expected-error @+1 {{'memref.alloca' op allocates in memory space #gpu.address_space<global> inside device code}}
+    %global = memref.alloca() : memref<16xf32, #gpu.address_space<global>>
+    // expected-error @+1 {{'memref.alloc' op allocates in memory space 2 inside device code; an alloc is device (no memory space, 1 or #gpu.address_space<global>) or workgroup (3 or #gpu.address_space<workgroup>) memory}}
+    %two = memref.alloc() : memref<16xf32, 2>
+    %private = memref.alloca() : memref<16xf32, 5>
+    %shared = memref.alloca() : memref<16xf32, #gpu.address_space<workgroup>>
+    %plain = memref.alloca() : memref<16xf32>
+    %heap = memref.alloc() : memref<16xf32, 1>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{'memref.alloca' op allocates in memory space 1 inside device code}}
+    %a = memref.alloca() : memref<4xf32, 1>
+    gpu.return
+  }
+}
+
+// -----
+
+// Host code allocates where it likes.
+func.func @host() {
+  %a = memref.alloc() : memref<4xf32, 4>
+  return
+}
