@@ -10,9 +10,12 @@
 
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -103,12 +106,54 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
   return result;
 }
 
+/// Address spaces NVPTX knows: generic 0, global 1, shared 3, constant 4,
+/// local 5, shared::cluster 7; variables live in 1, 3 or 4 (or 0, which
+/// NVPTX puts in global memory). Any other reaches NVPTX's
+/// `LLVM ERROR: Bad address space`, so it is a located error here.
+static LogicalResult checkAddressSpaces(ModuleOp module) {
+  auto describe = [](int64_t space) {
+    return space < 0 ? std::string("that is not a number")
+                     : std::to_string(space);
+  };
+  WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
+    return gpuModule.walk([&](Operation *op) -> WalkResult {
+      int64_t variable = -2;
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        variable =
+            gpumem::getAddressSpaceNumber(global.getType().getMemorySpace());
+      else if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+        variable = global.getAddrSpace();
+      if (variable != -2 && !llvm::is_contained({0, 1, 3, 4}, variable))
+        return op->emitOpError()
+               << "is a variable in memory space " << describe(variable)
+               << ", which NVIDIA GPUs do not have for variables (global 1, "
+                  "shared 3, constant 4)";
+      for (Type type : op->getResultTypes()) {
+        int64_t space = -2;
+        if (auto memref = dyn_cast<BaseMemRefType>(type))
+          space = gpumem::getAddressSpaceNumber(memref.getMemorySpace());
+        else if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
+          space = ptr.getAddressSpace();
+        if (space != -2 && !llvm::is_contained({0, 1, 3, 4, 5, 7}, space))
+          return op->emitOpError()
+                 << "uses memory space " << describe(space)
+                 << ", which NVIDIA GPUs do not have (generic 0, global 1, "
+                    "shared 3, constant 4, local 5, shared::cluster 7)";
+      }
+      return WalkResult::advance();
+    });
+  });
+  return failure(result.wasInterrupted());
+}
+
 void AttachNVVMTargetPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<std::string> checkedFeatures = checkTarget(module);
   if (failed(checkedFeatures))
     return signalPassFailure();
 
+  if (failed(checkAddressSpaces(module)))
+    return signalPassFailure();
   auto target =
       NVVM::NVVMTargetAttr::get(&getContext(), optLevel, "nvptx64-nvidia-cuda",
                                 chip, *checkedFeatures);

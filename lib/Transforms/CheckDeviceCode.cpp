@@ -28,27 +28,6 @@ using namespace mlir;
 
 namespace {
 
-/// The GPU address space `memorySpace` names: integers in NVVM's numbering
-/// (1 global, 3 workgroup, 5 private), or #gpu.address_space; none for no
-/// memory space; -1 for anything else.
-int64_t addressSpaceNumber(Attribute memorySpace) {
-  if (!memorySpace)
-    return 0;
-  if (auto integer = dyn_cast<IntegerAttr>(memorySpace))
-    return integer.getInt();
-  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(memorySpace)) {
-    switch (gpuSpace.getValue()) {
-    case gpu::AddressSpace::Global:
-      return 1;
-    case gpu::AddressSpace::Workgroup:
-      return 3;
-    case gpu::AddressSpace::Private:
-      return 5;
-    }
-  }
-  return -1;
-}
-
 bool isDeviceCode(Operation *op) {
   return op->getParentOfType<gpu::LaunchOp>() ||
          op->getParentOfType<gpu::GPUModuleOp>();
@@ -80,7 +59,7 @@ struct CheckDeviceCodePass
       if (!isa<memref::AllocaOp, memref::AllocOp>(op) || !isDeviceCode(op))
         return;
       auto type = cast<MemRefType>(op->getResult(0).getType());
-      int64_t space = addressSpaceNumber(type.getMemorySpace());
+      int64_t space = gpumem::getAddressSpaceNumber(type.getMemorySpace());
       bool isAlloca = isa<memref::AllocaOp>(op);
       bool legal = isAlloca ? (space == 0 || space == 3 || space == 5)
                             : (space == 0 || space == 1 || space == 3);

@@ -53,3 +53,21 @@ uint64_t gpumem::getWorkgroupBufferAlignment(MemRefType type,
   return std::max<uint64_t>(kMinAlignment,
                             layout.getTypeABIAlignment(type.getElementType()));
 }
+
+int64_t gpumem::getAddressSpaceNumber(Attribute memorySpace) {
+  if (!memorySpace)
+    return 0;
+  if (auto integer = dyn_cast<IntegerAttr>(memorySpace))
+    return integer.getInt();
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(memorySpace)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return 1;
+    case gpu::AddressSpace::Workgroup:
+      return 3;
+    case gpu::AddressSpace::Private:
+      return 5;
+    }
+  }
+  return -1;
+}

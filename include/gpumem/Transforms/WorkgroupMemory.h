@@ -23,6 +23,11 @@ namespace gpumem {
 /// True when `memorySpace` names GPU workgroup (shared) memory.
 bool isWorkgroupMemorySpace(mlir::Attribute memorySpace);
 
+/// The number of the address space `memorySpace` names, in NVVM's numbering:
+/// an integer as written, #gpu.address_space<global/workgroup/private> as
+/// 1, 3, 5, no memory space as 0; -1 for anything else.
+int64_t getAddressSpaceNumber(mlir::Attribute memorySpace);
+
 /// True when `type` is a memref in workgroup memory.
 bool isWorkgroupMemRef(mlir::Type type);
 
