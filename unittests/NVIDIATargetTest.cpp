@@ -55,6 +55,13 @@ TEST(NVIDIAChips, ParsePtxFeature) {
   EXPECT_TRUE(malformed);
   EXPECT_EQ(parsePtxFeature("+ptxabc", malformed), std::nullopt);
   EXPECT_TRUE(malformed);
+  // Without a sign LLVM would ignore it; one digit is not PTX 0.8.
+  EXPECT_EQ(parsePtxFeature("ptx80", malformed), std::nullopt);
+  EXPECT_TRUE(malformed);
+  EXPECT_EQ(parsePtxFeature("+ptx8", malformed), std::nullopt);
+  EXPECT_TRUE(malformed);
+  EXPECT_EQ(parsePtxFeature("+ptx800", malformed), std::nullopt);
+  EXPECT_TRUE(malformed);
   EXPECT_EQ(formatVersion(78), "7.8");
 }
 

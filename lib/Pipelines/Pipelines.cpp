@@ -135,8 +135,10 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
                                const CudaPipelineOptions &options) {
   std::optional<CudaToolkit> toolkit = findCudaToolkit(options.toolkit);
   std::string format = options.format;
+  // A toolkit named but not found is reported by the target check (format
+  // bin needs it), never a silent fall back to PTX.
   if (format.empty())
-    format = toolkit ? "bin" : "isa";
+    format = toolkit || !options.toolkit.empty() ? "bin" : "isa";
 
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
                  options.chip, options.features, format, options.toolkit,

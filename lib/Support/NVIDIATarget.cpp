@@ -82,10 +82,17 @@ std::optional<Version10> gpumem::parsePtxFeature(llvm::StringRef features,
   std::optional<Version10> result;
   for (llvm::StringRef entry : entries) {
     entry = entry.trim();
+    // Every LLVM target feature is +name or -name: "ptx80" alone would be
+    // ignored by LLVM, silently.
+    if (!entry.starts_with("+") && !entry.starts_with("-")) {
+      malformed = true;
+      return std::nullopt;
+    }
     if (!entry.consume_front("+ptx"))
       continue;
+    // PTX versions are M.m, two digits: "+ptx8" is not PTX 0.8.
     unsigned value;
-    if (entry.empty() || entry.getAsInteger(10, value)) {
+    if (entry.size() != 2 || entry.getAsInteger(10, value)) {
       malformed = true;
       return std::nullopt;
     }

@@ -7,6 +7,7 @@
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Pipelines/Pipelines.h"
 #include "gpumem/Support/HostCPU.h"
+#include "gpumem/Support/NVIDIATarget.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -170,6 +171,16 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
     CudaPipelineOptions cudaOptions;
     if (!chip.empty())
       cudaOptions.chip = chip.str();
+    // The tools have no format option: when the CUDA toolkit here cannot
+    // compile for the chip, the program carries PTX, which the driver
+    // compiles when it loads.
+    const NVIDIAChip *nvidiaChip = lookupNVIDIAChip(cudaOptions.chip);
+    std::optional<CudaToolkit> toolkit = findCudaToolkit();
+    if (nvidiaChip && toolkit &&
+        (toolkit->release < nvidiaChip->firstCuda ||
+         (nvidiaChip->droppedInCuda &&
+          toolkit->release >= nvidiaChip->droppedInCuda)))
+      cudaOptions.format = "isa";
     setShared(cudaOptions);
     buildCudaPipeline(pm, cudaOptions);
   }

@@ -963,10 +963,13 @@ struct HostBuffersToDevicePass
       parsed = Mode::Managed;
     else if (mode == "register")
       parsed = Mode::Register;
+    else if (mode == "none")
+      return; // the program as written
     else {
-      getOperation().emitError()
-          << "gpumem-host-buffers-to-device: unknown mode '" << mode
-          << "'; expected copy, managed or register";
+      // At the module's location, without the module printed as a note.
+      mlir::emitError(getOperation().getLoc())
+          << "unknown host-buffers mode '" << mode
+          << "'; expected copy, managed, register or none";
       return signalPassFailure();
     }
     SymbolTableCollection symbols;

@@ -2,7 +2,7 @@
 // LLVM ERROR from the NVPTX backend or a failing ptxas.
 
 // RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_42 format=isa" 2>&1 | FileCheck %s --check-prefix=CHIP
-// CHIP: cuda-pipeline-invalid.mlir:[[@LINE+30]]:1: error: unknown NVIDIA chip 'sm_42'; gpumem knows sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a
+// CHIP: cuda-pipeline-invalid.mlir:[[@LINE+50]]:1: error: unknown NVIDIA chip 'sm_42'; gpumem knows sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a
 // CHIP-NOT: LLVM ERROR
 
 // Upstream's default +ptx60 with sm_90 aborts in the NVPTX backend.
@@ -24,6 +24,26 @@
 
 // RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=bin toolkit=%t.missing" 2>&1 | FileCheck %s --check-prefix=NOPTXAS
 // NOPTXAS: error: format=bin needs ptxas, which was not found in {{.*}}.missing/bin; use format=isa to let the driver compile PTX
+
+// A toolkit named but missing is an error, not a silent fall back to PTX.
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 toolkit=%t.missing" 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+
+// LLVM features are +name: without the sign LLVM would ignore it; a PTX
+// version has two digits.
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 features=ptx80 format=isa" 2>&1 | FileCheck %s --check-prefix=NOSIGN
+// NOSIGN: error: malformed PTX feature in 'ptx80'; expected +ptxNN, for example +ptx80
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 features=+ptx8 format=isa" 2>&1 | FileCheck %s --check-prefix=ONEDIGIT
+// ONEDIGIT: error: malformed PTX feature in '+ptx8'; expected +ptxNN, for example +ptx80
+
+// An unknown host-buffers mode lists every mode and prints no module.
+// RUN: not gpumem-opt %s --gpumem-cuda-pipeline="host-buffers=cpy format=isa" 2>&1 | FileCheck %s --check-prefix=BUFFERS
+// BUFFERS: error: unknown host-buffers mode 'cpy'; expected copy, managed, register or none
+// BUFFERS-NOT: note
+
+// gpumem-compile has no format option: for a chip the toolkit here cannot
+// compile, it embeds PTX instead of advising one.
+// RUN: %if ptxas-cuda13 %{ gpumem-compile --target=cuda --chip=sm_70 %s -o %t.exe 2>&1 | FileCheck %s --allow-empty --check-prefix=COMPILE70 %}
+// COMPILE70-NOT: error
 
 // CUDA 13's ptxas no longer compiles for sm_70.
 // RUN: %if ptxas-cuda13 %{ not gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_70 format=bin" 2>&1 | FileCheck %s --check-prefix=DROPPED %}

@@ -4,7 +4,8 @@
 // RUN: not gpumem-opt %s -gpumem-cpu-pipeline=host-buffers=bogus -o /dev/null 2>&1 | FileCheck %s --check-prefix=MODE
 // RUN: gpumem-opt %s -split-input-file -gpumem-host-buffers-to-device=mode=register | FileCheck %s --check-prefix=REGISTER
 
-// MODE: error: gpumem-host-buffers-to-device: unknown mode 'bogus'; expected copy, managed or register
+// MODE: error: unknown host-buffers mode 'bogus'; expected copy, managed, register or none
+// MODE-NOT: note
 
 // Copy mode cannot allocate a device copy of an unranked buffer, nor copy a
 // layout that is not strided; register mode can register both.
