@@ -678,7 +678,7 @@ def GPUMemHostBuffersToDevicePass
                            "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"mode", "mode", "std::string", /*default=*/"\"copy\"",
-           "How host buffers reach kernels: copy, managed or register">,
+           "How host buffers reach kernels: copy, managed, register or none (nothing)">,
   ];
   let statistics = [
     Statistic<"numDeviceBuffers", "device-buffers",
