@@ -51,6 +51,7 @@ static void addOutliningWithHoisting(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(
         gpumem::createGPUMemInsertDynamicSharedBoundsChecksPass());
   pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
+  pm.addPass(gpumem::createGPUMemRecordLaunchLocationsPass());
 }
 
 /// Device code no target can lower rejected, then host buffers used by

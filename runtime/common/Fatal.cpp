@@ -1,8 +1,10 @@
 //===----------------------------------------------------------------------===//
-// The runtimes' fatal error report (see Fatal.h).
+// The runtimes' fatal error report (see Fatal.h), with the source location
+// of the launch in progress when there is one.
 //===----------------------------------------------------------------------===//
 
 #include "Fatal.h"
+#include "LaunchLocation.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -21,6 +23,8 @@ void gpumem::runtime::fatal(const char *format, ...) {
   std::vfprintf(stderr, format, args);
   std::fputc('\n', stderr);
   va_end(args);
+  if (const char *launch = currentLaunchLocation())
+    std::fprintf(stderr, "gpumem: note: in the launch at %s\n", launch);
   std::fflush(nullptr);
   _exit(1);
 }

@@ -13,6 +13,7 @@
 
 #include "Launch.h"
 #include "CPURuntime.h"
+#include "LaunchLocation.h"
 #include "Support.h"
 #include "WorkerPool.h"
 
@@ -141,6 +142,8 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                  intptr_t blockY, intptr_t blockZ, int32_t smem,
                                  void *stream, void **params, void **extra,
                                  size_t paramsCount) {
+  // What the program printed so far is out before a kernel can fail.
+  std::fflush(stdout);
   if (!function)
     fatal("mgpuLaunchKernel: null kernel");
   intptr_t grid[3] = {gridX, gridY, gridZ};
@@ -148,6 +151,7 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   LaunchInfo info = validate(static_cast<const GPUMemCPUKernel *>(function),
                              grid, block, smem, params, paramsCount);
   WorkerPool::get().run(info);
+  gpumem::runtime::clearLaunchLocation();
 }
 
 extern "C" void gpumemCPURuntimeConfigure(int32_t workers, int64_t stackBytes) {

@@ -14,12 +14,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "CUDARuntime.h"
+#include "LaunchLocation.h"
 #include "Device.h"
 #include "Driver.h"
 #include "Module.h"
 #include "Support.h"
 
 #include <climits>
+#include <cstdio>
 #include <mutex>
 
 using namespace gpumem::cuda;
@@ -62,6 +64,8 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                  intptr_t blockY, intptr_t blockZ, int32_t smem,
                                  void *stream, void **params, void **extra,
                                  size_t paramsCount) {
+  // What the program printed so far is out before a kernel can fail.
+  std::fflush(stdout);
   if (!function)
     fatal("mgpuLaunchKernel: null kernel");
   auto &kernel = *static_cast<Kernel *>(function);
@@ -86,4 +90,5 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
           name, (long long)gridX, (long long)gridY, (long long)gridZ,
           (long long)blockX, (long long)blockY, (long long)blockZ, smem,
           describe(result).c_str());
+  gpumem::runtime::clearLaunchLocation();
 }

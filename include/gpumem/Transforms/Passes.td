@@ -208,6 +208,29 @@ def GPUMemCheckDeviceCodePass
   }];
 }
 
+def GPUMemRecordLaunchLocationsPass
+    : Pass<"gpumem-record-launch-locations", "::mlir::ModuleOp"> {
+  let summary = "Tell the runtime where each gpu.launch_func is in the "
+                "source, so that launch errors name it";
+  let description = [{
+    `mgpuLaunchKernel` knows the kernel but not where the program launched
+    it. Before every `gpu.launch_func` in host code this pass calls
+    `gpumemLaunchLocation("file:line:col")`, which both runtimes export;
+    an error during the launch (a block too large, too much shared memory,
+    a divergent barrier, a failed assertion) then ends with
+    `gpumem: note: in the launch at file:line:col`.
+
+    ```mlir
+    gpu.launch_func @m::@k blocks in (%g, %c1, %c1) threads in (%b, %c1, %c1)
+    // becomes
+    %where = llvm.mlir.addressof @__gpumem_launch_location_0 : !llvm.ptr
+    llvm.call @gpumemLaunchLocation(%where) : (!llvm.ptr) -> ()
+    gpu.launch_func @m::@k blocks in (%g, %c1, %c1) threads in (%b, %c1, %c1)
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GPUMemLowerGPUCollectivesPass
     : Pass<"gpumem-lower-gpu-collectives", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite gpu.all_reduce, gpu.subgroup_reduce and "

@@ -1,8 +1,9 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
 // EMU:launch 1: ( 0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225 )
-// EMU-NEXT:{{.*}}cf-assert.mlir:[[@LINE+48]]: (unknown): block: [1,0,0], thread: [5,0,0] Assertion `thread 5 of block 1 was told to fail` failed.
+// EMU-NEXT:{{.*}}cf-assert.mlir:[[@LINE+50]]: (unknown): block: [1,0,0], thread: [5,0,0] Assertion `thread 5 of block 1 was told to fail` failed.
 // EMU-NEXT:gpumem: error: cuStreamSynchronize failed: CUDA_ERROR_ASSERT: device-side assert triggered
+// EMU-NEXT:gpumem: note: in the launch at {{.*}}cf-assert.mlir:[[@LINE+41]]:3
 // EMU-NOT:{{.}}
 
 // cf.assert in kernels. Launch 1: every thread asserts something true
@@ -13,7 +14,8 @@
 // the launch never runs.
 
 // CHECK:launch 1: ( 0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225 )
-// CHECK-NEXT:gpumem: error: kernel 'main_kernel': assertion failed at {{.*}}cf-assert.mlir:[[@LINE+36]]:5: thread 5 of block 1 was told to fail (block (1,0,0), thread (5,0,0))
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': assertion failed at {{.*}}cf-assert.mlir:[[@LINE+37]]:5: thread 5 of block 1 was told to fail (block (1,0,0), thread (5,0,0))
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}cf-assert.mlir:[[@LINE+29]]:3
 // CHECK-NOT:{{.}}
 
 func.func @main() {

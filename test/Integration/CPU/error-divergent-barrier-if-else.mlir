@@ -5,7 +5,8 @@
 // two different barriers that never complete; the cpu runtime reports the
 // kernel and both locations and exits with a non-zero status.
 
-// CHECK:gpumem: error: kernel 'split_kernel': divergent barrier at {{.*}}error-divergent-barrier-if-else.mlir:[[@LINE+20]]:9: thread (1,0,0) of block (0,0,0) waits there while 1 threads wait at {{.*}}error-divergent-barrier-if-else.mlir:[[@LINE+18]]:9
+// CHECK:gpumem: error: kernel 'split_kernel': divergent barrier at {{.*}}error-divergent-barrier-if-else.mlir:[[@LINE+21]]:9: thread (1,0,0) of block (0,0,0) waits there while 1 threads wait at {{.*}}error-divergent-barrier-if-else.mlir:[[@LINE+19]]:9
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-divergent-barrier-if-else.mlir:[[@LINE+32]]:5
 // CHECK-NOT:{{.}}
 
 module attributes {gpu.container_module} {

@@ -8,7 +8,8 @@
 // host's print after the launch never runs.
 
 // CHECK:before
-// CHECK-NEXT:gpumem: error: kernel 'main_kernel': divergent barrier at {{.*}}error-divergent-barrier.mlir:[[@LINE+16]]:7: thread ({{1[6-9]|2[0-9]|3[01]}},0,0) of block ({{[01]}},0,0) returned from the kernel while {{[0-9]+}} threads wait there
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': divergent barrier at {{.*}}error-divergent-barrier.mlir:[[@LINE+17]]:7: thread ({{1[6-9]|2[0-9]|3[01]}},0,0) of block ({{[01]}},0,0) returned from the kernel while {{[0-9]+}} threads wait there
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-divergent-barrier.mlir:[[@LINE+12]]:3
 // CHECK-NOT:{{.}}
 
 func.func @main() {

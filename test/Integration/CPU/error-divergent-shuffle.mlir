@@ -1,6 +1,7 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
-// EMU:gpumem: error: kernel 'main_kernel': deadlock at barrier {{.*}}error-divergent-shuffle.mlir:[[@LINE+34]]:5: thread (1,0,0) of block (0,0,0) waits there while lane 0 of its warp waits for it at the shfl.sync.bfly at {{.*}}error-divergent-shuffle.mlir:[[@LINE+29]]:17
+// EMU:gpumem: error: kernel 'main_kernel': deadlock at barrier {{.*}}error-divergent-shuffle.mlir:[[@LINE+36]]:5: thread (1,0,0) of block (0,0,0) waits there while lane 0 of its warp waits for it at the shfl.sync.bfly at {{.*}}error-divergent-shuffle.mlir:[[@LINE+31]]:17
+// EMU-NEXT:gpumem: note: in the launch at {{.*}}error-divergent-shuffle.mlir:[[@LINE+22]]:3
 // EMU-NOT:{{.}}
 
 // A gpu.shuffle (width 32) that only the even lanes of a warp execute,
@@ -10,7 +11,8 @@
 
 // Threads run round-robin: thread 0 waits at the shuffle, then thread 1
 // reaches the barrier and the deadlock is certain.
-// CHECK:gpumem: error: kernel 'main_kernel': deadlock at barrier {{.*}}error-divergent-shuffle.mlir:[[@LINE+24]]:5: thread (1,0,0) of block (0,0,0) waits there while 1 threads of its warp wait at the shuffle at {{.*}}error-divergent-shuffle.mlir:[[@LINE+19]]:17
+// CHECK:gpumem: error: kernel 'main_kernel': deadlock at barrier {{.*}}error-divergent-shuffle.mlir:[[@LINE+25]]:5: thread (1,0,0) of block (0,0,0) waits there while 1 threads of its warp wait at the shuffle at {{.*}}error-divergent-shuffle.mlir:[[@LINE+20]]:17
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-divergent-shuffle.mlir:[[@LINE+11]]:3
 // CHECK-NOT:{{.}}
 
 func.func @main() {

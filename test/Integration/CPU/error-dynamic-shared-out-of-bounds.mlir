@@ -2,8 +2,9 @@
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --check-dynamic-shared-bounds %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
 // EMU:first launch: 8
 // EMU-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
-// EMU-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+37]]: (unknown): block: [0,0,0], thread: [0,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// EMU-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+39]]: (unknown): block: [0,0,0], thread: [0,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
 // EMU-NEXT:gpumem: error: cuStreamSynchronize failed: CUDA_ERROR_ASSERT: device-side assert triggered
+// EMU-NEXT:gpumem: note: in the launch at {{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+33]]:5
 // EMU-NOT:{{.}}
 
 // The opt-in run-time bounds check of dynamic shared memory views. The
@@ -16,7 +17,8 @@
 
 // CHECK:first launch: 8
 // CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
-// CHECK-NEXT:gpumem: error: kernel 'main_kernel': assertion failed at {{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+23]]:12: view of dynamic shared memory out of bounds (block (0,0,0), thread (0,0,0))
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': assertion failed at {{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+24]]:12: view of dynamic shared memory out of bounds (block (0,0,0), thread (0,0,0))
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+19]]:5
 // CHECK-NOT:{{.}}
 
 func.func @main() {

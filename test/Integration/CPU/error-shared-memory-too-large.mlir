@@ -1,6 +1,7 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
 // EMU:gpumem: error: kernel 'main_kernel' asks for 240000 bytes of shared memory (0 static + 240000 dynamic); the device allows at most 232448 per block
+// EMU-NEXT:gpumem: note: in the launch at {{.*}}error-shared-memory-too-large.mlir:[[@LINE+19]]:3
 // EMU-NOT:{{.}}
 
 // A dynamic-size workgroup buffer of 60000 f32 (240000 bytes, a size the
@@ -9,6 +10,7 @@
 // as a GPU would, instead of giving the block a buffer no GPU could.
 
 // CHECK:gpumem: error: kernel 'main_kernel': a block needs 240000 bytes of shared memory (0 static, 240000 dynamic); the cpu target allows at most 232448, like the largest NVIDIA GPU (sm_90)
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-shared-memory-too-large.mlir:[[@LINE+10]]:3
 // CHECK-NOT:{{.}}
 
 func.func @main() {

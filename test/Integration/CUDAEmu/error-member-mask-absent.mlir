@@ -3,7 +3,8 @@
 // A block of 16 threads votes with a full member mask: lanes 16..31 do not
 // exist, which is undefined on a GPU and an error here.
 
-// CHECK:gpumem: error: kernel 'main_kernel': vote.sync.ballot at {{.*}}error-member-mask-absent.mlir:[[@LINE+10]]:10: thread (0,0,0) of block (0,0,0) names lanes that do not exist in member mask 0xffffffff (its warp has 16 lanes)
+// CHECK:gpumem: error: kernel 'main_kernel': vote.sync.ballot at {{.*}}error-member-mask-absent.mlir:[[@LINE+11]]:10: thread (0,0,0) of block (0,0,0) names lanes that do not exist in member mask 0xffffffff (its warp has 16 lanes)
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-member-mask-absent.mlir:[[@LINE+6]]:3
 // CHECK-NOT:{{.}}
 
 func.func @main() {

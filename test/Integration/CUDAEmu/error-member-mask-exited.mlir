@@ -5,7 +5,8 @@
 // (compute-sanitizer's synccheck reports it) and an error here, reported
 // when the first named lane exits.
 
-// CHECK:gpumem: error: kernel 'main_kernel': thread (16,0,0) of block (0,0,0) exited while lane 0 of its warp waits for it at the shfl.sync.bfly at {{.*}}error-member-mask-exited.mlir:[[@LINE+14]]:12 (member mask 0xffffffff)
+// CHECK:gpumem: error: kernel 'main_kernel': thread (16,0,0) of block (0,0,0) exited while lane 0 of its warp waits for it at the shfl.sync.bfly at {{.*}}error-member-mask-exited.mlir:[[@LINE+15]]:12 (member mask 0xffffffff)
+// CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-member-mask-exited.mlir:[[@LINE+7]]:3
 // CHECK-NOT:{{.}}
 
 func.func @main() {

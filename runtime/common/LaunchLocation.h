@@ -1,0 +1,26 @@
+//===----------------------------------------------------------------------===//
+// The source location of the launch a runtime is performing, so that its
+// errors name it. Host code compiled by gpumem calls gpumemLaunchLocation
+// right before each mgpuLaunchKernel (gpumem-record-launch-locations);
+// mgpuLaunchKernel clears it when it returns.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_RUNTIME_COMMON_LAUNCHLOCATION_H
+#define GPUMEM_RUNTIME_COMMON_LAUNCHLOCATION_H
+
+extern "C" {
+/// Records "file:line:col" of the next launch (a string that outlives it).
+__attribute__((visibility("default"))) void
+gpumemLaunchLocation(const char *location);
+}
+
+namespace gpumem::runtime {
+
+/// The launch in progress, or null.
+const char *currentLaunchLocation();
+/// Forgets it: the launch is over.
+void clearLaunchLocation();
+
+} // namespace gpumem::runtime
+
+#endif // GPUMEM_RUNTIME_COMMON_LAUNCHLOCATION_H
