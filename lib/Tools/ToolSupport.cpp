@@ -14,11 +14,14 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <chrono>
 #include <dlfcn.h>
 
 using namespace mlir;
@@ -116,6 +119,36 @@ static std::string runtimeLibraryName(gpumem::Target target) {
                                         : "libgpumem_cpu_runtime.so";
 }
 
+llvm::cl::OptionCategory &gpumem::getToolCategory() {
+  static llvm::cl::OptionCategory category(
+      "gpumem options",
+      "MLIR's pass manager options (--mlir-timing, --mlir-print-ir-after-all, "
+      "...) and LLVM's are listed by --help-hidden");
+  return category;
+}
+
+void gpumem::initToolCommandLine() {
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "gpumem " << GPUMEM_VERSION << " (MLIR and LLVM "
+       << LLVM_VERSION_STRING << ")\n";
+  });
+  llvm::cl::HideUnrelatedOptions(getToolCategory());
+}
+
+static const char *targetName(gpumem::Target target) {
+  switch (target) {
+  case gpumem::Target::CPU:
+    return "cpu";
+  case gpumem::Target::CUDA:
+    return "cuda";
+  case gpumem::Target::CUDAEmu:
+    return "cuda-emu";
+  }
+  return "?";
+}
+
 FailureOr<gpumem::Target>
 gpumem::resolveTarget(const TargetOptions &options) {
   StringRef name = options.target;
@@ -184,7 +217,29 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
     setShared(cudaOptions);
     buildCudaPipeline(pm, cudaOptions);
   }
-  return pm.run(module);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  applyDefaultTimingPassManagerCLOptions(pm);
+  if (options.verbose) {
+    llvm::errs() << "gpumem: target " << targetName(target);
+    if (target != Target::CPU)
+      llvm::errs() << ", chip " << (chip.empty() ? "sm_90" : chip);
+    llvm::errs() << "\n";
+  }
+  if (options.printPipeline || options.verbose) {
+    llvm::errs() << "gpumem: pipeline ";
+    pm.printAsTextualPipeline(llvm::errs());
+    llvm::errs() << "\n";
+  }
+  auto start = std::chrono::steady_clock::now();
+  LogicalResult result = pm.run(module);
+  if (options.verbose)
+    llvm::errs() << "gpumem: compiled in "
+                 << std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count()
+                 << " s\n";
+  return result;
 }
 
 gpumem::ToolProgram::ToolProgram()

@@ -36,11 +36,13 @@ using namespace mlir;
 
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::init("-"));
+                                            llvm::cl::init("-"),
+    llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::opt<std::string> outputFile("o",
                                              llvm::cl::desc("Executable"),
                                              llvm::cl::value_desc("file"),
-                                             llvm::cl::Required);
+                                             llvm::cl::Required,
+    llvm::cl::cat(gpumem::getToolCategory()));
 static gpumem::TargetOptions targetOptions;
 
 static int fail(const llvm::Twine &message) {
@@ -135,6 +137,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  gpumem::initToolCommandLine();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "gpumem-compile: compile a gpu dialect program into an executable\n");

@@ -25,20 +25,26 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 using namespace mlir;
 
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::init("-"));
+                                            llvm::cl::init("-"),
+    llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::opt<std::string> entryPoint(
-    "e", llvm::cl::desc("The function to run"), llvm::cl::init("main"));
+    "e", llvm::cl::desc("The function to run"), llvm::cl::init("main"),
+    llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::opt<std::string> entryPointResult(
     "entry-point-result",
     llvm::cl::desc("Result type of the entry point: void, i32, i64 or f32"),
-    llvm::cl::init("void"));
+    llvm::cl::init("void"),
+    llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::list<std::string>
     sharedLibs("shared-libs", llvm::cl::desc("Extra libraries to load"),
-               llvm::cl::CommaSeparated);
+               llvm::cl::CommaSeparated,
+    llvm::cl::cat(gpumem::getToolCategory()));
 static gpumem::TargetOptions targetOptions;
 
 /// Invokes the entry point and prints its result as mlir-runner does.
@@ -95,6 +101,7 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
+  gpumem::initToolCommandLine();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "gpumem-run: compile a gpu dialect program and run it on CPU cores or "
@@ -145,6 +152,14 @@ int main(int argc, char **argv) {
                  << llvm::toString(engine.takeError()) << "\n";
     return 1;
   }
+  auto start = std::chrono::steady_clock::now();
   (*engine)->initialize();
-  return succeeded(runEntryPoint(**engine)) ? 0 : 1;
+  bool ran = succeeded(runEntryPoint(**engine));
+  if (targetOptions.verbose)
+    llvm::errs() << "gpumem: ran in "
+                 << std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count()
+                 << " s\n";
+  return ran ? 0 : 1;
 }

@@ -24,6 +24,16 @@ namespace gpumem {
 /// cores from the NVIDIA device code (cuda-emu; the cpu runtime runs it).
 enum class Target { CPU, CUDA, CUDAEmu };
 
+/// The category of gpumem's own options: `--help` lists these (and LLVM's
+/// generic ones); `--help-hidden` lists MLIR's and LLVM's too.
+llvm::cl::OptionCategory &getToolCategory();
+
+/// Before ParseCommandLineOptions: registers MLIR's pass manager and timing
+/// options (--mlir-timing, --mlir-print-ir-after-all, ...), the version
+/// printer (--version names gpumem and LLVM) and keeps --help to
+/// gpumem's options.
+void initToolCommandLine();
+
 /// The command-line options both tools take; construct one as a static.
 struct TargetOptions {
   llvm::cl::opt<std::string> target{
@@ -31,28 +41,37 @@ struct TargetOptions {
       llvm::cl::desc("cpu, cuda, cuda-emu (the NVIDIA device code run on CPU "
                      "cores) or auto (cuda when a CUDA device is usable, else "
                      "cpu)"),
-      llvm::cl::init("auto")};
+      llvm::cl::init("auto"), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> chip{
       "chip", llvm::cl::desc("NVIDIA chip for --target=cuda and cuda-emu "
                              "(default: the device's when cuda runs here, "
                              "else sm_90)"),
-      llvm::cl::init("")};
+      llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> cpu{
       "cpu",
       llvm::cl::desc("Host CPU the cpu target compiles kernels for: an LLVM "
                      "CPU name such as x86-64, or host for this machine's"),
-      llvm::cl::init("host")};
+      llvm::cl::init("host"), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<bool> checkDynamicSharedBounds{
       "check-dynamic-shared-bounds",
       llvm::cl::desc("Stop the program when a kernel views dynamic shared "
                      "memory past the launch's size (checked at run time)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(false), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> hostBuffers{
       "host-buffers",
       llvm::cl::desc("How host memrefs that kernels use reach the device: "
                      "copy (device buffers and copies), managed, register, "
                      "or none (docs/memory.md)"),
-      llvm::cl::init("copy")};
+      llvm::cl::init("copy"), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<bool> verbose{
+      "v",
+      llvm::cl::desc("Say on stderr which target and chip were picked, the "
+                     "pass pipeline, and how long compiling and running took"),
+      llvm::cl::init(false), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<bool> printPipeline{
+      "print-pipeline",
+      llvm::cl::desc("Print the pass pipeline on stderr before compiling"),
+      llvm::cl::init(false), llvm::cl::cat(getToolCategory())};
 };
 
 /// Every upstream dialect, extension and LLVM IR translation, plus gpumem's.
