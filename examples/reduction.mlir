@@ -17,7 +17,7 @@
 // 523776; every partial sum is an integer below 2^24, so the f32 result is
 // exact whatever the order of additions. The program prints the GPU's sum
 // and the same sum computed by a sequential loop on the host. Expected
-// output (once a runtime runs it):
+// output (on every target):
 //
 //   gpu sum:  523776
 //   host sum: 523776
@@ -34,11 +34,11 @@
 //     | build/bin/gpumem-objects smem -
 //
 // `build/bin/gpumem-objects ptx -` instead shows the PTX: one
-// `.shared .align 4 .b8 ...[1024]` array and no `__local_depot`. The program
+// `.shared .align 16 .b8 ...[1024]` array and no `__local_depot`. The program
 // has the shape of upstream MLIR's mlir/test/Integration/GPU/CUDA tests, so
 // the pipeline's output also runs with a build of upstream's CUDA runtime
 // (libmlir_cuda_runtime.so, which Debian does not ship) under mlir-runner.
-// gpumem-run will run it on the CPU or a GPU once those targets land.
+// gpumem-run runs it on the cpu, cuda-emu and cuda targets.
 
 func.func @main() {
   %c0 = arith.constant 0 : index

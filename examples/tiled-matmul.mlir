@@ -23,7 +23,7 @@
 // 2^24 and exact in f32 in any order (also with fused multiply-adds). The
 // program prints four elements of C from the GPU, the same four from a plain
 // triple loop on the host, and the number of elements (of all 4096) where
-// the GPU and the host disagree. Expected output (once a runtime runs it):
+// the GPU and the host disagree. Expected output (on every target):
 //
 //   gpu:  ( 48, -76, -32, -71 )
 //   host: ( 48, -76, -32, -71 )
@@ -39,11 +39,11 @@
 //     | build/bin/gpumem-objects smem -
 //
 // `build/bin/gpumem-objects ptx -` instead shows the PTX: two
-// `.shared .align 4 .b8 ...[1024]` arrays and no `__local_depot`. The program
+// `.shared .align 16 .b8 ...[1024]` arrays and no `__local_depot`. The program
 // has the shape of upstream MLIR's mlir/test/Integration/GPU/CUDA tests, so
 // the pipeline's output also runs with a build of upstream's CUDA runtime
 // (libmlir_cuda_runtime.so, which Debian does not ship) under mlir-runner.
-// gpumem-run will run it on the CPU or a GPU once those targets land.
+// gpumem-run runs it on the cpu, cuda-emu and cuda targets.
 
 func.func @main() {
   %c0 = arith.constant 0 : index

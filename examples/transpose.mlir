@@ -17,7 +17,7 @@
 // Input in[i][j] = 64 * i + j, so out[i][j] must be 64 * j + i. The program
 // prints four elements read back from the GPU, the same four computed on the
 // host from the formula, and the number of elements (of all 4096) where
-// out[i][j] != in[j][i]. Expected output (once a runtime runs it):
+// out[i][j] != in[j][i]. Expected output (on every target):
 //
 //   gpu:  ( 64, 1, 2437, 4094 )
 //   host: ( 64, 1, 2437, 4094 )
@@ -33,11 +33,11 @@
 //     | build/bin/gpumem-objects smem -
 //
 // `build/bin/gpumem-objects ptx -` instead shows the PTX: one
-// `.shared .align 4 .b8 ...[1088]` array and no `__local_depot`. The program
+// `.shared .align 16 .b8 ...[1088]` array and no `__local_depot`. The program
 // has the shape of upstream MLIR's mlir/test/Integration/GPU/CUDA tests, so
 // the pipeline's output also runs with a build of upstream's CUDA runtime
 // (libmlir_cuda_runtime.so, which Debian does not ship) under mlir-runner.
-// gpumem-run will run it on the CPU or a GPU once those targets land.
+// gpumem-run runs it on the cpu, cuda-emu and cuda targets.
 
 func.func @main() {
   %c0 = arith.constant 0 : index

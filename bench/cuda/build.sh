@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the CUDA benchmarks (docs/performance.md, "CUDA target (issue 4)")
+# Builds the CUDA benchmarks (docs/performance.md, "CUDA target")
 # here, where no GPU is needed, into one self-contained directory:
 #   bench/cuda/build.sh [build-dir] [out-dir]
 #     build-dir  gpumem's build (default build): bin/gpumem-opt,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs gpumem's CUDA benchmarks on a machine with an NVIDIA GPU and prints
-# markdown tables (docs/performance.md, "CUDA target (issue 4)" and
+# markdown tables (docs/performance.md, "CUDA target" and
 # "Host buffers: bandwidth by data path"). This file
 # is copied into the directory bench/cuda/build.sh makes; run it from there:
 #   <out-dir>/run.sh [runs]      runs: timed kernel runs (default 20)
