@@ -1,0 +1,44 @@
+# What `cmake --install` puts under the prefix, for projects that use gpumem:
+#   bin/                     gpumem-opt, gpumem-run, gpumem-compile
+#   lib/                     the runtimes (libgpumem_cpu_runtime.so,
+#                            libgpumem_cuda_runtime.so, libgpumem_runner_utils.so)
+#                            and the compiler's static libraries
+#   include/gpumem/          headers, .td files and their TableGen'd .inc files
+#   lib/cmake/gpumem/        gpumemConfig.cmake: find_package(gpumem)
+# examples/out-of-tree/ is a project that uses it.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(GPUMEM_INSTALLED_LIBRARIES
+  GPUMemDialect GPUMemSupport GPUMemTransforms GPUMemConversion
+  GPUMemPipelines)
+foreach(library ${GPUMEM_INSTALLED_LIBRARIES})
+  target_include_directories(${library} INTERFACE
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+endforeach()
+install(TARGETS ${GPUMEM_INSTALLED_LIBRARIES} EXPORT gpumemTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The installed tools find libMLIR.so and libLLVM.so where the build did.
+set_target_properties(gpumem-opt gpumem-run gpumem-compile PROPERTIES
+  INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+install(TARGETS gpumem-opt gpumem-run gpumem-compile
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_runner_utils
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${GPUMEM_SOURCE_DIR}/include/gpumem
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+install(DIRECTORY ${GPUMEM_BINARY_DIR}/include/gpumem
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.inc" PATTERN "CMakeFiles" EXCLUDE)
+install(EXPORT gpumemTargets NAMESPACE gpumem::
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpumem)
+configure_package_config_file(${GPUMEM_SOURCE_DIR}/cmake/gpumemConfig.cmake.in
+  ${GPUMEM_BINARY_DIR}/gpumemConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpumem
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR CMAKE_INSTALL_LIBDIR)
+write_basic_package_version_file(${GPUMEM_BINARY_DIR}/gpumemConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${GPUMEM_BINARY_DIR}/gpumemConfig.cmake
+  ${GPUMEM_BINARY_DIR}/gpumemConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpumem)
