@@ -225,6 +225,13 @@ LogicalResult ABILowering::run() {
       op->emitOpError() << "is not supported by the cpu target";
       return WalkResult::interrupt();
     }
+    // GPU assembly cannot run on the host (and the host backend would
+    // abort on it).
+    if (isa<LLVM::InlineAsmOp>(op)) {
+      op->emitOpError() << "(inline assembly) is not supported by the cpu "
+                           "target";
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   if (unsupported.wasInterrupted())

@@ -55,3 +55,13 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @inline_asm() kernel {
+    // expected-error @+1 {{'llvm.inline_asm' op (inline assembly) is not supported by the cpu target}}
+    %r = llvm.inline_asm has_side_effects "mov.u32 $0, %clock;", "=r" : () -> i32
+    gpu.return
+  }
+}
