@@ -1,7 +1,8 @@
 # gpumem: the two commands a newcomer needs.
 #   make run   installs what is missing, builds, runs the headline example
 #   make test  installs what is missing, builds, runs every test
-# Also: make deps, make build, make docs, make clean.
+# Also: make deps, make build, make docs, make clean, and make fuzz
+# (a longer fuzzing run: FUZZ_SECONDS, FUZZ_SEED; findings in build/fuzz).
 
 BUILD      ?= build
 BUILD_TYPE ?= Release
@@ -11,7 +12,10 @@ PACKAGES := cmake ninja-build g++ python3 \
             libboost-context-dev libgtest-dev libbenchmark-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run docs clean
+FUZZ_SECONDS ?= 1800
+FUZZ_SEED    ?= $(shell date +%s)
+
+.PHONY: all deps build test run docs clean fuzz
 
 all: build
 
@@ -41,6 +45,9 @@ test: build
 
 run: build
 	scripts/run-example.sh $(BUILD)
+
+fuzz: build
+	scripts/fuzz.py --build $(BUILD) --seed $(FUZZ_SEED) --seconds $(FUZZ_SECONDS) --out $(BUILD)/fuzz
 
 docs: build
 	cmake --build $(BUILD) --target gpumem-docs
