@@ -2,8 +2,9 @@
 // gpumem-check-device-code: device code no target can lower, rejected with a
 // located error before any lowering sees it.
 //
-// Algorithm: one walk of the module. At the top level of every gpu.module,
-// an op that is neither a symbol nor the module's terminator is an error;
+// Algorithm: one walk of the module. At the top level of the module and of
+// every gpu.module, an op that is neither a symbol nor a terminator is an
+// error (no lowering or translation handles code outside functions);
 // an llvm.mlir.global anywhere must have an LLVM-compatible type. Inside
 // device code (gpu.launch bodies, gpu.func bodies and functions of a
 // gpu.module), every memref.alloca and memref.alloc is checked against the
@@ -38,11 +39,14 @@ struct CheckDeviceCodePass
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk([&](Operation *op) {
-      if (isa_and_present<gpu::GPUModuleOp>(op->getParentOp()) &&
+      Operation *parent = op->getParentOp();
+      if (isa_and_present<gpu::GPUModuleOp, ModuleOp>(parent) &&
           !op->hasTrait<OpTrait::IsTerminator>() && !isa<SymbolOpInterface>(op)) {
-        op->emitOpError() << "is at the top level of a gpu.module, outside "
-                             "any function; only functions and globals "
-                             "belong there";
+        op->emitOpError() << "is at the top level of "
+                          << (isa<ModuleOp>(parent) ? "the module"
+                                                    : "a gpu.module")
+                          << ", outside any function; only functions and "
+                             "globals belong there";
         failed = true;
         return;
       }

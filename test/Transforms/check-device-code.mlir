@@ -56,3 +56,13 @@ func.func @host() {
   %a = memref.alloc() : memref<4xf32, 4>
   return
 }
+
+// -----
+
+// Host code outside any function (found by fuzzing: the LLVM IR
+// translation crashed on it).
+// expected-error @+1 {{'arith.constant' op is at the top level of the module, outside any function; only functions and globals belong there}}
+%c0 = arith.constant 0 : index
+func.func @main() {
+  return
+}

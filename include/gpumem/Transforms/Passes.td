@@ -184,8 +184,9 @@ def GPUMemCheckDeviceCodePass
   let description = [{
     Run first by every pipeline, so that such input is one located error
     instead of a crash or an `LLVM ERROR` deep in a lowering:
-    - an op at the top level of a `gpu.module` that is not a symbol
-      (function or global), e.g. a `gpu.barrier` outside any function;
+    - an op at the top level of the module or of a `gpu.module` that is not
+      a symbol (function or global), e.g. a `gpu.barrier` or a
+      `memref.alloc` outside any function;
     - an `llvm.mlir.global` whose type is not an LLVM type (an array of
       `index`, which has no size in LLVM IR);
     - in kernels, launch bodies and device functions (docs/memory.md):
