@@ -16,11 +16,7 @@ using namespace mlir;
 static constexpr int64_t kWorkgroupAddressSpace = 3;
 
 bool gpumem::isWorkgroupMemorySpace(Attribute memorySpace) {
-  if (auto space = dyn_cast_if_present<gpu::AddressSpaceAttr>(memorySpace))
-    return space.getValue() == gpu::AddressSpace::Workgroup;
-  if (auto number = dyn_cast_if_present<IntegerAttr>(memorySpace))
-    return number.getInt() == kWorkgroupAddressSpace;
-  return false;
+  return getAddressSpaceNumber(memorySpace) == kWorkgroupAddressSpace;
 }
 
 bool gpumem::isWorkgroupMemRef(Type type) {

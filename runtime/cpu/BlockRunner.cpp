@@ -235,7 +235,7 @@ void BlockRunner::run(int64_t linearBlock) {
   }
 }
 
-void BlockRunner::runScheduled() {
+void BlockRunner::startBlock() {
   uint32_t threads = uint32_t(launch->threadsPerBlock);
   live = threads;
   atBarrier = 0;
@@ -264,8 +264,14 @@ void BlockRunner::runScheduled() {
           make_fcontext(stacks.top(i), stacks.bytes(), &fiberMain);
     else
       handles[i] = nullptr;
+    contexts[i].barrierAt = nullptr;
     runQueue.push_back(i);
   }
+}
+
+void BlockRunner::runScheduled() {
+  startBlock();
+  bool useFibers = launch->mode == BlockMode::Fibers;
   if (useFibers)
     enterFibers(this);
   while (!runQueue.empty()) {
@@ -281,31 +287,11 @@ void BlockRunner::runScheduled() {
 }
 
 void BlockRunner::runBarrierCoroutines() {
-  uint32_t threads = uint32_t(launch->threadsPerBlock);
-  live = threads;
-  atBarrier = 0;
-  for (uint32_t w = 0; w < warps.size(); ++w) {
-    warps[w] = Warp();
-    warps[w].live = int32_t(
-        std::min<uint32_t>(GPUMEM_WARP_SIZE, threads - w * GPUMEM_WARP_SIZE));
-  }
-  runQueue.clear();
-  for (uint32_t i = 0; i < threads; ++i) {
-    fibers[i].state = State::Ready;
-    handles[i] = nullptr;
-    contexts[i].barrierAt = nullptr;
-    runQueue.push_back(i);
-  }
-  const GPUMemCPUKernel *kernel = launch->kernel;
+  startBlock();
   while (!runQueue.empty()) {
     // Every waiting thread runs to its next barrier or its end.
-    for (uint32_t index : runQueue) {
-      current = index;
-      if (handles[index])
-        kernel->resumeCoroutine(handles[index]);
-      else
-        handles[index] = kernel->startCoroutine(launch->params, &contexts[index]);
-    }
+    for (uint32_t index : runQueue)
+      resume(index);
     // They must all wait at one barrier, or all have returned.
     nextQueue.clear();
     const char *at = nullptr;
@@ -340,7 +326,7 @@ void BlockRunner::runBarrierCoroutines() {
 
 void BlockRunner::resume(uint32_t index) {
   current = index;
-  if (launch->mode == BlockMode::Coroutines) {
+  if (launch->mode != BlockMode::Fibers) {
     // The thread runs up to its next suspension (or its end).
     if (!handles[index])
       handles[index] =
@@ -442,8 +428,7 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
     checkNoWarpWaitsFor(ctx, index, location);
   if (atBarrier == 0)
     barrierLocation = location;
-  else if (location != barrierLocation &&
-           !sameLocation(location, barrierLocation))
+  else if (!sameLocation(location, barrierLocation))
     fatal("kernel '%s': divergent barrier at %s: thread %s of block %s waits "
           "there while %lld threads wait at %s",
           ctx->kernelName, locationOr(location), coords(ctx->threadId).text,

@@ -104,6 +104,8 @@ private:
            launch->mode == BlockMode::Coroutines ||
            launch->mode == BlockMode::BarrierCoroutines;
   }
+  /// Resets the scheduling state for a new block and queues every thread.
+  void startBlock();
   /// Runs the block's threads as fibers or coroutines, round by round.
   void runScheduled();
   /// Runs the block's threads as barriersOnly coroutines.

@@ -11,9 +11,13 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Support/Format.h"
+
+#include <cstddef>
 
 using namespace mlir;
 
@@ -35,6 +39,62 @@ std::string gpumem::cpu::formatLocation(Location loc) {
             Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
         .str();
   return "unknown location";
+}
+
+llvm::DenseSet<Operation *> gpumem::cpu::findSynchronizingFunctions(
+    gpu::GPUModuleOp module, function_ref<bool(Operation *)> synchronizes) {
+  SymbolTable symbols(module);
+  llvm::DenseSet<Operation *> found;
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> callers;
+  SmallVector<Operation *> worklist;
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    func->walk([&](Operation *op) {
+      if (synchronizes(op) && found.insert(func).second)
+        worklist.push_back(func);
+      if (auto call = dyn_cast<CallOpInterface>(op))
+        if (auto symbol = dyn_cast<SymbolRefAttr>(call.getCallableForCallee()))
+          if (Operation *callee = symbols.lookup(symbol.getLeafReference()))
+            callers[callee].push_back(func);
+    });
+  }
+  while (!worklist.empty())
+    for (Operation *caller : callers[worklist.pop_back_val()])
+      if (found.insert(caller).second)
+        worklist.push_back(caller);
+  return found;
+}
+
+Value gpumem::cpu::ContextAccess::address(Value base, int64_t offset) {
+  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+  return LLVM::GEPOp::create(builder, loc, ptr, builder.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+}
+
+Value gpumem::cpu::ContextAccess::load(Value base, int64_t offset, Type type) {
+  return LLVM::LoadOp::create(builder, loc, type, address(base, offset));
+}
+
+Value gpumem::cpu::ContextAccess::loadPointer(int64_t offset) {
+  return load(context, offset, LLVM::LLVMPointerType::get(builder.getContext()));
+}
+
+Value gpumem::cpu::ContextAccess::callService(int64_t offset,
+                                              LLVM::LLVMFunctionType type,
+                                              ValueRange args) {
+  Value services = loadPointer(offsetof(GPUMemThreadContext, services));
+  Value function =
+      load(services, offset, LLVM::LLVMPointerType::get(builder.getContext()));
+  SmallVector<Value> operands{function};
+  llvm::append_range(operands, args);
+  auto call = LLVM::CallOp::create(builder, loc, type, operands);
+  return call.getNumResults() ? call.getResult() : Value();
+}
+
+Value gpumem::cpu::ContextAccess::callService(int64_t offset, Type result,
+                                              ValueRange args) {
+  SmallVector<Type> argTypes(args.getTypes());
+  return callService(offset, LLVM::LLVMFunctionType::get(result, argTypes),
+                     args);
 }
 
 Value gpumem::cpu::getStringPointer(OpBuilder &builder, Location loc,

@@ -8,7 +8,10 @@
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+
+#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 #include <string>
@@ -35,6 +38,41 @@ std::string formatLocation(mlir::Location loc);
 mlir::Value getStringPointer(mlir::OpBuilder &builder, mlir::Location loc,
                              mlir::Operation *symbolTableOp,
                              llvm::StringRef text);
+
+/// The functions of `module` that contain an op for which `synchronizes`
+/// holds, or call (directly or not) one that does: those whose threads
+/// must be able to wait for each other.
+llvm::DenseSet<mlir::Operation *>
+findSynchronizingFunctions(mlir::gpu::GPUModuleOp module,
+                           llvm::function_ref<bool(mlir::Operation *)>
+                               synchronizes);
+
+/// LLVM dialect accesses to a GPUMemThreadContext (CPUKernelABI.h) and calls
+/// of its runtime services, built at a builder's insertion point.
+class ContextAccess {
+public:
+  ContextAccess(mlir::OpBuilder &builder, mlir::Location loc,
+                mlir::Value context)
+      : builder(builder), loc(loc), context(context) {}
+
+  /// `base` + `offset` bytes.
+  mlir::Value address(mlir::Value base, int64_t offset);
+  mlir::Value load(mlir::Value base, int64_t offset, mlir::Type type);
+  /// The context's pointer field at `offset`.
+  mlir::Value loadPointer(int64_t offset);
+  /// Calls the service at `offset` in GPUMemRuntimeServices; returns its
+  /// result, or null for a void service.
+  mlir::Value callService(int64_t offset, mlir::LLVM::LLVMFunctionType type,
+                          mlir::ValueRange args);
+  /// The same, with the service's type made from `result` and `args`.
+  mlir::Value callService(int64_t offset, mlir::Type result,
+                          mlir::ValueRange args);
+
+protected:
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  mlir::Value context;
+};
 
 /// Turns the kernel table on `module` (kKernelTableAttr) into the exported
 /// GPUMEM_CPU_MODULE_SYMBOL descriptor (CPUKernelABI.h) and drops the

@@ -69,30 +69,16 @@ constexpr int64_t kContextDynamicShared =
     offsetof(GPUMemThreadContext, dynamicSharedMemory);
 constexpr int64_t kContextDynamicSharedBytes =
     offsetof(GPUMemThreadContext, dynamicSharedBytes);
-constexpr int64_t kContextServices = offsetof(GPUMemThreadContext, services);
 constexpr int64_t kServiceBarrier = offsetof(GPUMemRuntimeServices, barrier);
 constexpr int64_t kServiceShuffle = offsetof(GPUMemRuntimeServices, shuffle);
 constexpr int64_t kServiceAssertFail =
     offsetof(GPUMemRuntimeServices, assertFail);
 
-/// Builds the LLVM-level accesses to a thread context.
-class ContextAccess {
+/// Accesses to a thread context, with the ids and sizes as indices.
+class ContextAccess : public cpu::ContextAccess {
 public:
-  ContextAccess(OpBuilder &builder, Location loc, Value context)
-      : builder(builder), loc(loc), context(context) {}
+  using cpu::ContextAccess::ContextAccess;
 
-  /// The address `offset` bytes into the pointed-to struct.
-  Value address(Value base, int64_t offset) {
-    auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
-    return LLVM::GEPOp::create(builder, loc, ptr, builder.getI8Type(), base,
-                               ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
-  }
-  Value load(Value base, int64_t offset, Type type) {
-    return LLVM::LoadOp::create(builder, loc, type, address(base, offset));
-  }
-  Value loadPointer(int64_t offset) {
-    return load(context, offset, LLVM::LLVMPointerType::get(builder.getContext()));
-  }
   /// An i64 field of the context as an index.
   Value loadIndex(int64_t offset) {
     Value value = load(context, offset, builder.getI64Type());
@@ -121,22 +107,6 @@ public:
     return arith::MulIOp::create(
         builder, loc, arith::MulIOp::create(builder, loc, dimX, dimY), dimZ);
   }
-  /// Calls the runtime service at `offset` in GPUMemRuntimeServices.
-  Value callService(int64_t offset, LLVM::LLVMFunctionType type,
-                    ValueRange args) {
-    Value services = loadPointer(kContextServices);
-    Value function =
-        load(services, offset, LLVM::LLVMPointerType::get(builder.getContext()));
-    SmallVector<Value> operands{function};
-    llvm::append_range(operands, args);
-    auto call = LLVM::CallOp::create(builder, loc, type, operands);
-    return call.getNumResults() ? call.getResult() : Value();
-  }
-
-private:
-  OpBuilder &builder;
-  Location loc;
-  Value context;
 };
 
 static int32_t abiShuffleMode(gpu::ShuffleMode mode) {
@@ -161,7 +131,6 @@ public:
   LogicalResult run();
 
 private:
-  void findFunctionsNeedingFibers();
   LogicalResult layOutModuleGlobals();
   LogicalResult lowerKernel(gpu::GPUFuncOp kernel);
   LogicalResult lowerDeviceGPUFunc(gpu::GPUFuncOp func);
@@ -195,7 +164,9 @@ LogicalResult ABILowering::run() {
   converter = cpu::createHostTypeConverter(context);
   if (failed(layOutModuleGlobals()))
     return failure();
-  findFunctionsNeedingFibers();
+  needsFibers = cpu::findSynchronizingFunctions(gpuModule, [](Operation *op) {
+    return isa<gpu::BarrierOp, gpu::ShuffleOp>(op);
+  });
 
   // Kernels and device gpu.funcs become func.funcs with a context argument.
   SmallVector<gpu::GPUFuncOp> gpuFuncs(gpuModule.getOps<gpu::GPUFuncOp>());
@@ -239,28 +210,6 @@ LogicalResult ABILowering::run() {
   gpuModule->setAttr(cpu::kKernelTableAttr,
                      ArrayAttr::get(context, kernelTable));
   return success();
-}
-
-void ABILowering::findFunctionsNeedingFibers() {
-  SymbolTable symbols(gpuModule);
-  llvm::DenseMap<Operation *, SmallVector<Operation *>> callers;
-  SmallVector<Operation *> worklist;
-  for (auto func : gpuModule.getOps<FunctionOpInterface>()) {
-    func->walk([&](Operation *op) {
-      if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op) &&
-          needsFibers.insert(func).second)
-        worklist.push_back(func);
-      if (auto call = dyn_cast<CallOpInterface>(op))
-        if (auto symbol =
-                dyn_cast<SymbolRefAttr>(call.getCallableForCallee()))
-          if (Operation *callee = symbols.lookup(symbol.getLeafReference()))
-            callers[callee].push_back(func);
-    });
-  }
-  while (!worklist.empty())
-    for (Operation *caller : callers[worklist.pop_back_val()])
-      if (needsFibers.insert(caller).second)
-        worklist.push_back(caller);
 }
 
 LogicalResult ABILowering::layOutModuleGlobals() {

@@ -85,7 +85,6 @@ struct LowerNVVMToCPUPass
 private:
   LogicalResult checkSupported();
   LogicalResult layOutSharedMemory();
-  void findKernelsNeedingFibers();
   void addContextArguments();
   LogicalResult lowerFunction(LLVM::LLVMFuncOp func);
   void lowerSharedAddresses();
@@ -140,7 +139,7 @@ void LowerNVVMToCPUPass::runOnOperation() {
   if (failed(checkSupported()) || failed(mapLibdeviceCalls(module)) ||
       failed(layOutSharedMemory()))
     return signalPassFailure();
-  findKernelsNeedingFibers();
+  needsFibers = gpumem::cpu::findSynchronizingFunctions(module, isSynchronizing);
   addContextArguments();
   for (LLVM::LLVMFuncOp kernel : kernels)
     if (coroutines && needsFibers.contains(kernel) &&
@@ -274,25 +273,6 @@ LogicalResult LowerNVVMToCPUPass::layOutSharedMemory() {
   return success();
 }
 
-void LowerNVVMToCPUPass::findKernelsNeedingFibers() {
-  llvm::DenseMap<Operation *, SmallVector<Operation *>> callers;
-  SmallVector<Operation *> worklist;
-  SymbolTable symbols(module);
-  for (Operation *func : defined)
-    func->walk([&](Operation *op) {
-      if (isSynchronizing(op) && needsFibers.insert(func).second)
-        worklist.push_back(func);
-      if (auto call = dyn_cast<LLVM::CallOp>(op))
-        if (std::optional<StringRef> name = call.getCallee())
-          if (Operation *callee = symbols.lookup(*name))
-            callers[callee].push_back(func);
-    });
-  while (!worklist.empty())
-    for (Operation *caller : callers[worklist.pop_back_val()])
-      if (needsFibers.insert(caller).second)
-        worklist.push_back(caller);
-}
-
 void LowerNVVMToCPUPass::addContextArguments() {
   auto ptr = LLVM::LLVMPointerType::get(&getContext());
   for (Operation *op : defined) {
@@ -309,6 +289,7 @@ void LowerNVVMToCPUPass::addContextArguments() {
       func.setArgAttrsAttr(ArrayAttr::get(&getContext(), extended));
     }
   }
+  SymbolTable symbols(module);
   for (Operation *op : defined) {
     auto func = cast<LLVM::LLVMFuncOp>(op);
     Value context = func.getArgument(func.getNumArguments() - 1);
@@ -316,8 +297,7 @@ void LowerNVVMToCPUPass::addContextArguments() {
       std::optional<StringRef> name = call.getCallee();
       if (!name)
         return;
-      auto callee = dyn_cast_if_present<LLVM::LLVMFuncOp>(
-          SymbolTable::lookupSymbolIn(module, *name));
+      Operation *callee = symbols.lookup(*name);
       if (callee && defined.contains(callee))
         call.getCalleeOperandsMutable().append(context);
     });

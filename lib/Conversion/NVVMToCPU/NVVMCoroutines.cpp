@@ -72,7 +72,7 @@ LogicalResult gpumem::nvvmcpu::inlineSynchronizingCalls(
   MLIRContext *context = kernel.getContext();
   InlinerInterface interface(context);
   InlinerConfig config;
-  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+  SymbolTable symbols(kernel->getParentOfType<gpu::GPUModuleOp>());
   // Each round inlines one level of calls; a chain deeper than this is
   // taken for recursion.
   for (int round = 0; round < 32; ++round) {
@@ -81,8 +81,8 @@ LogicalResult gpumem::nvvmcpu::inlineSynchronizingCalls(
       std::optional<StringRef> name = call.getCallee();
       if (!name)
         return;
-      auto callee = dyn_cast_if_present<LLVM::LLVMFuncOp>(
-          SymbolTable::lookupSymbolIn(module, *name));
+      auto callee =
+          dyn_cast_if_present<LLVM::LLVMFuncOp>(symbols.lookup(*name));
       if (callee && !callee.isExternal() && synchronizes(callee))
         calls.push_back({call, callee});
     });

@@ -422,37 +422,6 @@ bool gpumem::nvvmcpu::isSpecialRegisterIntrinsic(StringRef intrinsic) {
          isKnownRegister(registerName(intrinsic));
 }
 
-Value ContextAccess::address(Value base, int64_t offset) {
-  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
-  return LLVM::GEPOp::create(builder, loc, ptr, builder.getI8Type(), base,
-                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-}
-
-Value ContextAccess::load(Value base, int64_t offset, Type type) {
-  return LLVM::LoadOp::create(builder, loc, type, address(base, offset));
-}
-
-Value ContextAccess::loadPointer(int64_t offset) {
-  return load(context, offset, LLVM::LLVMPointerType::get(builder.getContext()));
-}
-
-Value ContextAccess::loadI32(int64_t offset) {
-  return LLVM::TruncOp::create(builder, loc, builder.getI32Type(),
-                               load(context, offset, builder.getI64Type()));
-}
-
-Value ContextAccess::callService(int64_t offset, Type result, ValueRange args) {
-  Value services = loadPointer(offsetof(GPUMemThreadContext, services));
-  Value function =
-      load(services, offset, LLVM::LLVMPointerType::get(builder.getContext()));
-  SmallVector<Type> argTypes(args.getTypes());
-  auto type = LLVM::LLVMFunctionType::get(result, argTypes);
-  SmallVector<Value> operands{function};
-  llvm::append_range(operands, args);
-  auto call = LLVM::CallOp::create(builder, loc, type, operands);
-  return call.getNumResults() ? call.getResult() : Value();
-}
-
 LogicalResult gpumem::nvvmcpu::lowerDeviceOp(Operation *op, Value context,
                                              const SharedLayout &layout,
                                              Waiting waiting) {

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
+#include "../GPUToCPU/HostCode.h"
+
 #include <cstdint>
 
 namespace gpumem::nvvmcpu {
@@ -38,28 +40,8 @@ bool isSpecialRegister(llvm::StringRef opName);
 /// Whether `name` is an llvm.nvvm intrinsic reading one of them.
 bool isSpecialRegisterIntrinsic(llvm::StringRef intrinsic);
 
-/// LLVM dialect accesses to a GPUMemThreadContext.
-class ContextAccess {
-public:
-  ContextAccess(mlir::OpBuilder &builder, mlir::Location loc,
-                mlir::Value context)
-      : builder(builder), loc(loc), context(context) {}
-
-  /// `base` + `offset` bytes.
-  mlir::Value address(mlir::Value base, int64_t offset);
-  mlir::Value load(mlir::Value base, int64_t offset, mlir::Type type);
-  mlir::Value loadPointer(int64_t offset);
-  /// The context's int64_t field at `offset`, as an i32.
-  mlir::Value loadI32(int64_t offset);
-  /// Calls the service at `offset` in GPUMemRuntimeServices.
-  mlir::Value callService(int64_t offset, mlir::Type result,
-                          mlir::ValueRange args);
-
-private:
-  mlir::OpBuilder &builder;
-  mlir::Location loc;
-  mlir::Value context;
-};
+/// The thread context accesses the GPU-to-CPU lowering uses too.
+using ContextAccess = gpumem::cpu::ContextAccess;
 
 /// How a function's barriers and warp operations wait for other threads.
 enum class Waiting {
