@@ -13,13 +13,13 @@ Algorithm:
   3. --jobs worker threads take the mutants in that order: `gpumem-opt
      MUTANT` must exit 0 (verifier-valid), then the mutant goes through the
      cpu, cuda (format=isa) and cuda-emu pipelines and, if it has
-     func.func @main, `gpumem-run --target=cpu`.
+     func.func @main, `gpumem-run -v --target=cpu`.
   4. A finding is a signal death, a timeout, or a crash marker (LLVM ERROR,
      stack dump, assertion, UNREACHABLE) in the output; a normal `error:`
-     diagnostic is not. Exception: when gpumem-run crashes inside the
-     JIT-compiled program, after heap corruption, or times out, the mutated
-     program misbehaved (out-of-bounds stores, double frees, huge loops):
-     that is a "program fault", listed apart and not a finding. Both are
+     diagnostic is not. Exception: when gpumem-run crashes or times out
+     after it said it is running the program, the mutated program
+     misbehaved (out-of-bounds stores, double frees, huge loops): that is a
+     "program fault", listed apart and not a finding. Both are
      grouped by signature (command kind plus the LLVM ERROR/assertion line,
      the first gpumem/mlir stack frame, or "timeout"); the shortest mutant
      of each is saved in --out as <kind>-<n>.mlir (program-run-<n>.mlir)
@@ -186,7 +186,8 @@ def opt_cmd(build, path, *flags):
 
 
 def run(cmd, stdin_text=None):
-    """(returncode or "timeout", stderr [+ stdout for gpumem-opt])."""
+    """(returncode or "timeout", stderr [+ stdout for gpumem-opt]); after a
+    timeout, what stderr had until then."""
     is_run = os.path.basename(cmd[0]) == "gpumem-run"
     for attempt in range(60):
         try:
@@ -195,8 +196,11 @@ def run(cmd, stdin_text=None):
                                stdout=subprocess.DEVNULL if is_run
                                else subprocess.PIPE, stderr=subprocess.PIPE)
             return p.returncode, (p.stdout or "") + p.stderr
-        except subprocess.TimeoutExpired:
-            return "timeout", ""
+        except subprocess.TimeoutExpired as timeout:
+            err = timeout.stderr or ""
+            if isinstance(err, bytes):
+                err = err.decode("utf-8", "replace")
+            return "timeout", err
         except OSError:  # the tool is being relinked: wait for it
             if attempt == 59:
                 raise
@@ -206,39 +210,25 @@ def run(cmd, stdin_text=None):
 CRASH_MARKERS = ("LLVM ERROR", "PLEASE submit a bug report", "Stack dump",
                  "Assertion", "UNREACHABLE")
 FRAME_RE = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ ?(.*)$", re.M)
-# Frames of the crash handler, libc and the C++ runtime, skipped when looking
-# for where a crash happened.
-HANDLER_RE = re.compile(r"llvm::sys::|libLLVM\.so|libc\.so|libstdc\+\+|"
-                        r"libgcc_s|^\S+ \./\w+/|^\./\w+/")
 # glibc's messages about a corrupted heap: the program wrote out of bounds.
 HEAP_RE = re.compile(r"^(free|malloc|realloc|munmap_chunk|corrupted|double "
                      r"free)\b.*$", re.M)
-
-
-def crash_in_program(output):
-    """Whether a gpumem-run crash happened in the JIT-compiled program itself
-    (host code has no module, kernels run from a /proc/self/fd/N object) or
-    after it corrupted the heap (glibc says so, malloc or free crashed, or
-    the crash handler could not even print a stack trace)."""
-    frames = FRAME_RE.findall(output)
-    if HEAP_RE.search(output) or not frames or any(
-            "./malloc/" in f for f in frames):
-        return True
-    for frame in frames:
-        if not HANDLER_RE.search(frame):
-            return frame.strip() == "" or "/proc/self/fd/" in frame
-    return False
+# What `gpumem-run -v` prints once the program is compiled and about to run:
+# a fault after it is the mutated program's own.
+RUNNING = "gpumem: running @main"
 
 
 def classify(kind, rc, output):
     """(category, signature): category None for a normal run or error,
-    "finding" for a tool crash or hang, "program" for a program fault."""
-    if rc == "timeout":  # run: the cpu pipeline compiled it, the program hangs
-        return ("program" if kind == "run" else "finding"), "timeout"
+    "finding" for a tool crash or hang, "program" for a fault of the mutated
+    program (gpumem-run had started it)."""
+    program = kind == "run" and RUNNING in output
+    if rc == "timeout":
+        return ("program" if program else "finding"), "timeout"
     crashed = rc < 0 or rc >= 128
     if not crashed and not any(m in output for m in CRASH_MARKERS):
         return None, None
-    if kind == "run" and crash_in_program(output):
+    if program:
         heap = HEAP_RE.search(output)
         return "program", (heap.group(0).strip()[:200] if heap else
                            "crash in malloc/free" if "./malloc/" in output else
@@ -267,7 +257,7 @@ def check(build, path, text):
                 ("cuda-emu", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline"))]
     if re.search(r"func\.func @main\b", text):
         commands.append(("run", [os.path.join(build, "bin", "gpumem-run"),
-                                 "--target=cpu", path]))
+                                 "-v", "--target=cpu", path]))
     results = []
     for kind, cmd in commands:
         category, sig = classify(kind, *run(cmd))

@@ -17,6 +17,7 @@
 // VERBOSE: gpumem: target cuda-emu, chip sm_90
 // VERBOSE-NEXT: gpumem: pipeline {{.*}}gpumem-lower-nvvm-to-cpu
 // VERBOSE-NEXT: gpumem: compiled in {{.*}} s
+// VERBOSE-NEXT: gpumem: running @main
 // VERBOSE-NEXT: gpumem: ran in {{.*}} s
 
 // RUN: gpumem-compile --print-pipeline --target=cpu %s -o %t 2>&1 | FileCheck %s --check-prefix=PIPELINE

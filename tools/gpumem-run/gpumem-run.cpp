@@ -152,6 +152,10 @@ int main(int argc, char **argv) {
                  << llvm::toString(engine.takeError()) << "\n";
     return 1;
   }
+  // Past this line, a fault is the program's own (tools such as the fuzzer
+  // tell the two apart by it).
+  if (targetOptions.verbose)
+    llvm::errs() << "gpumem: running @" << entryPoint << "\n";
   auto start = std::chrono::steady_clock::now();
   (*engine)->initialize();
   bool ran = succeeded(runEntryPoint(**engine));
