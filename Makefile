@@ -1,11 +1,15 @@
 # gpumem: the two commands a newcomer needs.
 #   make run   installs what is missing, builds, runs the headline example
 #   make test  installs what is missing, builds, runs every test
-# Also: make deps, make build, make docs, make clean, and make fuzz
-# (a longer fuzzing run: FUZZ_SECONDS, FUZZ_SEED; findings in build/fuzz).
+# Also: make deps, make build, make docs, make clean, make fuzz (a longer
+# fuzzing run: FUZZ_SECONDS, FUZZ_SEED; findings in build/fuzz), and
+# make test-sanitize (the second half of make test: the project built with
+# AddressSanitizer and UndefinedBehaviorSanitizer in build-sanitize/, at -O1
+# with assertions, and the lit and unit suites run there).
 
 BUILD      ?= build
 BUILD_TYPE ?= Release
+SANITIZE_BUILD ?= build-sanitize
 # Debian packages the build and the tests need.
 PACKAGES := cmake ninja-build g++ python3 \
             llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
@@ -15,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_SECONDS ?= 1800
 FUZZ_SEED    ?= $(shell date +%s)
 
-.PHONY: all deps build test run docs clean fuzz
+.PHONY: all deps build test test-sanitize run docs clean fuzz
 
 all: build
 
@@ -42,6 +46,17 @@ build: deps $(BUILD)/build.ninja
 test: build
 	/usr/lib/llvm-22/bin/lit -v $(BUILD)/test
 	cd $(BUILD) && ctest --output-on-failure
+	$(MAKE) --no-print-directory test-sanitize
+
+$(SANITIZE_BUILD)/build.ninja:
+	cmake -G Ninja -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" \
+	  -DGPUMEM_SANITIZE=address,undefined
+
+test-sanitize: deps $(SANITIZE_BUILD)/build.ninja
+	cmake --build $(SANITIZE_BUILD)
+	/usr/lib/llvm-22/bin/lit -v $(SANITIZE_BUILD)/test
+	cd $(SANITIZE_BUILD) && ctest --output-on-failure
 
 run: build
 	scripts/run-example.sh $(BUILD)
@@ -53,4 +68,4 @@ docs: build
 	cmake --build $(BUILD) --target gpumem-docs
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -16,6 +16,13 @@ foreach(library ${GPUMEM_INSTALLED_LIBRARIES})
   target_include_directories(${library} INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 endforeach()
+# Instrumented libraries need the sanitizers' runtimes in whatever links them.
+if(GPUMEM_SANITIZE)
+  foreach(library ${GPUMEM_INSTALLED_LIBRARIES})
+    target_link_options(${library} INTERFACE
+      $<INSTALL_INTERFACE:-fsanitize=${GPUMEM_SANITIZE}>)
+  endforeach()
+endif()
 install(TARGETS ${GPUMEM_INSTALLED_LIBRARIES} EXPORT gpumemTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # The installed tools find libMLIR.so and libLLVM.so where the build did.
@@ -25,6 +32,10 @@ install(TARGETS gpumem-opt gpumem-run gpumem-compile
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_runner_utils
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(GPUMEM_SANITIZE)
+  install(TARGETS gpumem_sanitizer_defaults
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(DIRECTORY ${GPUMEM_SOURCE_DIR}/include/gpumem
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.td")

@@ -288,6 +288,16 @@ def report(groups, category, out_dir, prefix=""):
               % (kind, sig, count, path, command))
 
 
+def sanitizer_build(build):
+    """Whether `build` was configured with GPUMEM_SANITIZE."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as cache:
+            return any(line.startswith("GPUMEM_SANITIZE:") and
+                       line.strip().split("=", 1)[1] for line in cache)
+    except OSError:
+        return False
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add = parser.add_argument
@@ -301,8 +311,15 @@ def main():
     out_dir = os.path.abspath(args.out or os.path.join(build, "fuzz"))
     deadline = time.monotonic() + args.seconds
     # Children inherit the limit: a mutant that allocates gigabytes fails
-    # its malloc instead of taking the machine's memory.
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    # its malloc instead of taking the machine's memory. AddressSanitizer
+    # reserves terabytes of address space, so a sanitizer build caps each
+    # allocation through its allocator instead.
+    if sanitizer_build(build):
+        os.environ["ASAN_OPTIONS"] = ":".join(filter(None, [
+            os.environ.get("ASAN_OPTIONS"), "allocator_may_return_null=1",
+            "max_allocation_size_mb=%d" % (MEMORY_LIMIT >> 20)]))
+    else:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
     seeds = load_corpus(build)
     rng, seen = random.Random(args.seed), set()

@@ -42,6 +42,6 @@ run_emulated() { # build-dir program options
     # mlir-runner does not know gpumem's dialect: the runtime never reads the
     # object's target attribute, so an upstream one stands in for it.
     sed -e 's/#gpumem\.cpu\(<[^>]*>\)\{0,1\}/#nvvm.target/' |
-    "$runner" -e main -entry-point-result=void \
+    env ${GPUMEM_UPSTREAM_RUNNER_ENV:-} "$runner" -e main -entry-point-result=void \
       --shared-libs="$1/lib/libgpumem_cpu_runtime.so,$1/lib/libgpumem_runner_utils.so" 2>&1
 }

@@ -67,6 +67,11 @@ def main():
                 # Indented blocks (in lists) run as written.
                 script = "\n".join(l[3:] if l.startswith("   ") else l
                                    for l in body.splitlines())
+                # In a sanitizer build, mlir-runner (not instrumented) needs
+                # the sanitizers' runtimes preloaded to load gpumem's.
+                if os.environ.get("GPUMEM_UPSTREAM_RUNNER_ENV"):
+                    script = ('mlir-runner-22() { env $GPUMEM_UPSTREAM_RUNNER_ENV '
+                              'mlir-runner-22 "$@"; }\n' + script)
                 run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c",
                                       script], cwd=scratch,
                                      capture_output=True, text=True,

@@ -8,6 +8,8 @@
 #   cuda-emu  the cuda-emu target can run here: the NVIDIA device code of a
 #          program runs on the CPU runtime, which needs an x86-64 or AArch64
 #          host (Boost.Context's fibers); executed cuda-emu tests run.
+#   sanitize  gpumem was built with sanitizers (GPUMEM_SANITIZE); their
+#          options (GPUMEM_SANITIZER_ENVIRONMENT) are set for every test.
 
 import importlib.util
 import os
@@ -31,6 +33,24 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.gpumem_tools_dir, append_path=True)
 
 config.substitutions.append(("%gpumem_src_root", config.gpumem_src_root))
+# %uninstrumented: the prefix for an upstream tool that loads gpumem's
+# runtimes (mlir-runner). In a sanitizer build the sanitizers' runtimes must
+# be loaded first, and LeakSanitizer is off as for gpumem-run's programs.
+# Scripts get the same settings as $GPUMEM_UPSTREAM_RUNNER_ENV.
+uninstrumented = ""
+if config.gpumem_sanitize:
+    config.available_features.add("sanitize")
+    for setting in config.gpumem_sanitizer_environment.split(";"):
+        name, value = setting.split("=", 1)
+        config.environment[name] = value
+    libraries = [subprocess.run(["c++", "-print-file-name=" + name],
+                                capture_output=True, text=True).stdout.strip()
+                 for name in ("libasan.so", "libubsan.so")]
+    runner_env = "LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0" % (
+        ":".join(libraries), config.environment.get("ASAN_OPTIONS", ""))
+    config.environment["GPUMEM_UPSTREAM_RUNNER_ENV"] = runner_env
+    uninstrumented = "env " + runner_env
+config.substitutions.append(("%uninstrumented", uninstrumented))
 config.substitutions.append(("%gpumem_obj_root", config.gpumem_obj_root))
 llvm_config.add_tool_substitutions(
     ["gpumem-opt", "gpumem-objects", "gpumem-run", "gpumem-compile", "FileCheck", "not", "count"],

@@ -259,10 +259,12 @@ void BlockRunner::startBlock() {
   bool useFibers = launch->mode == BlockMode::Fibers;
   for (uint32_t i = 0; i < threads; ++i) {
     fibers[i].state = State::Ready;
-    if (useFibers)
+    if (useFibers) {
+      // The last block's fiber on this stack was abandoned, not unwound.
+      fiber_sanitizer::unpoisonStack(fiberStack(i));
       fibers[i].self =
           make_fcontext(stacks.top(i), stacks.bytes(), &fiberMain);
-    else
+    } else
       handles[i] = nullptr;
     contexts[i].barrierAt = nullptr;
     runQueue.push_back(i);
@@ -335,7 +337,9 @@ void BlockRunner::resume(uint32_t index) {
       launch->kernel->resumeCoroutine(handles[index]);
     return;
   }
+  fiber_sanitizer::startSwitch(&schedulerFakeStack, fiberStack(index));
   transfer_t back = jump_fcontext(fibers[index].self, this);
+  fiber_sanitizer::finishSwitch(schedulerFakeStack, nullptr);
   fibers[index].self = back.fctx;
 }
 
@@ -343,7 +347,9 @@ void BlockRunner::park(uint32_t index) {
   // A coroutine suspends itself once the service returns.
   if (launch->mode == BlockMode::Coroutines)
     return;
+  fiber_sanitizer::startSwitch(&fibers[index].fakeStack, schedulerStack);
   transfer_t back = jump_fcontext(fibers[index].caller, nullptr);
+  fiber_sanitizer::finishSwitch(fibers[index].fakeStack, &schedulerStack);
   fibers[index].caller = back.fctx;
 }
 
@@ -385,12 +391,14 @@ void BlockRunner::coroutineReturned(GPUMemThreadContext *ctx) {
 
 void BlockRunner::fiberMain(transfer_t from) {
   auto *runner = static_cast<BlockRunner *>(from.data);
+  fiber_sanitizer::finishSwitch(nullptr, &runner->schedulerStack);
   uint32_t index = runner->current;
   runner->fibers[index].caller = from.fctx;
   runner->launch->kernel->runThread(runner->launch->params,
                                     &runner->contexts[index]);
   runner->threadReturned(index);
   // Never resumed again: the next block makes a fresh context on this stack.
+  fiber_sanitizer::startSwitch(nullptr, runner->schedulerStack);
   jump_fcontext(runner->fibers[index].caller, nullptr);
   __builtin_unreachable();
 }

@@ -5,6 +5,7 @@
 #ifndef GPUMEM_RUNTIME_CPU_BLOCKRUNNER_H
 #define GPUMEM_RUNTIME_CPU_BLOCKRUNNER_H
 
+#include "FiberSanitizer.h"
 #include "FiberStacks.h"
 #include "Launch.h"
 
@@ -80,6 +81,7 @@ private:
     const char *location = nullptr;          ///< where it waits
     uint64_t value = 0;                      ///< shuffle operand, then result
     uint32_t memberMask = 0;                 ///< warpSync request
+    void *fakeStack = nullptr; ///< ASan's, while the fiber is switched out
   };
 
   /// One of PTX's 16 barriers of a block, used with a thread count.
@@ -173,6 +175,14 @@ private:
   int64_t atWarpSync = 0;     ///< fibers parked at warpSync
   int64_t atNamedBarrier = 0; ///< fibers parked at named barriers
   uint32_t current = 0; ///< the fiber running or being started
+  /// For ASan: the scheduler's stack, learned when a fiber first arrives,
+  /// and its fake stack while a fiber runs.
+  fiber_sanitizer::StackExtent schedulerStack;
+  void *schedulerFakeStack = nullptr;
+  fiber_sanitizer::StackExtent fiberStack(uint32_t index) const {
+    return {static_cast<char *>(stacks.top(index)) - stacks.bytes(),
+            stacks.bytes()};
+  }
 };
 
 } // namespace gpumem::cpu

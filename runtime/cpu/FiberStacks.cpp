@@ -6,10 +6,12 @@
 // default 64 KiB stacks, mappings 128 KiB apart put every fiber's hot top
 // of stack into the same cache sets (barrier-heavy kernels ran 30% slower).
 // Under valgrind each stack is registered so that switching to it is not
-// mistaken for a huge stack frame.
+// mistaken for a huge stack frame; under ASan a stack is unpoisoned before
+// it is unmapped, since the address range may come back as other memory.
 //===----------------------------------------------------------------------===//
 
 #include "FiberStacks.h"
+#include "FiberSanitizer.h"
 #include "Support.h"
 
 #include <cerrno>
@@ -38,6 +40,8 @@ FiberStacks::FiberStacks(size_t bytes) {
 FiberStacks::~FiberStacks() {
   for (Stack &stack : stacks) {
     GPUMEM_STACK_DEREGISTER(stack.debugId);
+    // The address range may be mapped again as other memory.
+    fiber_sanitizer::unpoisonStack({stack.base + guardBytes, usableBytes});
     ::munmap(stack.base, mapBytes);
   }
 }

@@ -119,9 +119,15 @@ static LogicalResult link(StringRef objectPath, gpumem::Target target,
   if (llvm::sys::fs::createTemporaryFile("gpumem-compile", "log", logPath))
     return fail("cannot create a temporary file"), failure();
   llvm::FileRemover removeLog(logPath);
-  StringRef args[] = {*compiler, "-o",         outputFile, objectPath,
-                      "-L",      libDir,       runtime,    "-lgpumem_runner_utils",
-                      rpath,     "-lm"};
+  llvm::SmallVector<StringRef> args = {
+      *compiler, "-o",  outputFile, objectPath, "-L", libDir, runtime,
+      "-lgpumem_runner_utils", rpath, "-lm"};
+#ifdef GPUMEM_LINK_SANITIZE
+  // A sanitizer build's runtimes need the sanitizers' libraries, and the
+  // program gets the defaults of runtime/utils/SanitizerDefaults.cpp.
+  args.append({GPUMEM_LINK_SANITIZE, "-Wl,--whole-archive",
+               "-lgpumem_sanitizer_defaults", "-Wl,--no-whole-archive"});
+#endif
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
   if (llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, redirects) != 0) {

@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <dlfcn.h>
 
 using namespace mlir;
 
@@ -139,6 +140,12 @@ int main(int argc, char **argv) {
     return 1;
   llvm::append_range(*libraries, sharedLibs);
   SmallVector<StringRef> libraryRefs(libraries->begin(), libraries->end());
+  // The runtimes stay loaded until the process ends, as they would in an
+  // executable: the engine's teardown unloads what it loaded, and a runtime
+  // whose global state outlives its code would leave its exit-time work
+  // (and, under LeakSanitizer, its singletons) dangling.
+  for (const std::string &library : *libraries)
+    dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
 
   ExecutionEngineOptions options;
   options.sharedLibPaths = libraryRefs;
