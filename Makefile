@@ -10,10 +10,12 @@
 BUILD      ?= build
 BUILD_TYPE ?= Release
 SANITIZE_BUILD ?= build-sanitize
-# Debian packages the build and the tests need.
+# Debian packages the build and the tests need (the Vulkan loader, its
+# headers and Mesa's lavapipe give the vulkan target a device on any machine).
 PACKAGES := cmake ninja-build g++ python3 \
             llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
-            libboost-context-dev libgtest-dev libbenchmark-dev
+            libboost-context-dev libgtest-dev libbenchmark-dev \
+            libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools glslang-tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 1800

@@ -1,0 +1,117 @@
+/*===----------------------------------------------------------------------===*
+ * The contract between kernels compiled for gpumem's `vulkan` target and the
+ * Vulkan runtime (libgpumem_vulkan_runtime.so). Plain C, no dependencies:
+ * the compiler writes these records, the runtime reads them.
+ *
+ * A vulkan gpu.module is serialized as one image: a GPUMemVulkanImage
+ * header, one SPIR-V module (every kernel an entry point of the GLCompute
+ * model, named as the gpu.func), then one record per kernel. All fields are
+ * little-endian uint32_t; every record starts 4-byte aligned.
+ *
+ *   GPUMemVulkanImage          magic, version, kernelCount, spirvWords
+ *   uint32_t spirv[spirvWords]
+ *   kernelCount times:
+ *     GPUMemVulkanKernel       nameBytes, paramCount, bindingCount,
+ *                              pushConstantBytes, flags, staticSharedBytes
+ *     char name[nameBytes]     not terminated, zero-padded to 4 bytes
+ *     GPUMemVulkanParam params[paramCount]
+ *
+ * Kernel arguments. mgpuLaunchKernel receives `params`: params[i] points to
+ * the i-th kernel argument after the host lowering expanded memref
+ * descriptors (allocated pointer, aligned pointer, offset, sizes...,
+ * strides...). Each has a GPUMemVulkanParam saying what the kernel wants of
+ * it:
+ *   - the aligned pointer of a memref is a storage buffer at descriptor set
+ *     0, binding `binding`: the runtime binds the whole buffer holding that
+ *     address, and remembers how many elements of `elementBytes` into the
+ *     buffer the pointer is (it must be a whole number of elements);
+ *   - the memref's offset becomes (that element count + offset) as a 32-bit
+ *     value in the push constants at `pushOffset`: kernels index the buffer
+ *     from its start;
+ *   - sizes, strides and index scalars are 64-bit on the host and 32-bit
+ *     in the push constants (a value that does not fit is an error);
+ *   - other scalars are copied, `hostBytes` of them, zero-extended to
+ *     `pushBytes` (an i1 is a 32-bit value in SPIR-V);
+ *   - the allocated pointer is ignored.
+ * The push constants start with the block size, three uint32_t at offset 0
+ * (gpu.block_dim reads them); parameters follow from offset
+ * GPUMEM_VULKAN_PUSH_PARAMS.
+ *
+ * Block size. The SPIR-V module's LocalSize of each entry point is a
+ * placeholder; WorkgroupSize is a specialization-constant composite of
+ * GPUMEM_VULKAN_SPEC_BLOCK_X/Y/Z, which the runtime sets to the launch's
+ * block size when it creates the pipeline (pipelines are cached per kernel
+ * and specialization).
+ *
+ * Dynamic workgroup memory. A kernel with the GPUMEM_VULKAN_DYNAMIC_SHARED
+ * flag has one Workgroup array of 32-bit words whose length is the
+ * specialization constant GPUMEM_VULKAN_SPEC_DYNAMIC_SHARED_WORDS; the
+ * runtime sets it to the launch's dynamic shared-memory bytes / 4 (rounded
+ * up, at least 1). Logical SPIR-V has no typed views of one byte buffer, so
+ * the compiler addresses it in words (see docs/decisions.md).
+ *===----------------------------------------------------------------------===*/
+
+#ifndef GPUMEM_RUNTIME_VULKANKERNELABI_H
+#define GPUMEM_RUNTIME_VULKANKERNELABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUMEM_VULKAN_ABI_VERSION 1
+/* "GMVK" read as a little-endian uint32_t. */
+#define GPUMEM_VULKAN_IMAGE_MAGIC 0x4b564d47u
+
+#define GPUMEM_VULKAN_SPEC_BLOCK_X 0
+#define GPUMEM_VULKAN_SPEC_BLOCK_Y 1
+#define GPUMEM_VULKAN_SPEC_BLOCK_Z 2
+#define GPUMEM_VULKAN_SPEC_DYNAMIC_SHARED_WORDS 3
+
+/* Byte offset of the first parameter in the push constants. */
+#define GPUMEM_VULKAN_PUSH_PARAMS 16
+
+typedef struct GPUMemVulkanImage {
+  uint32_t magic;       /* GPUMEM_VULKAN_IMAGE_MAGIC */
+  uint32_t version;     /* GPUMEM_VULKAN_ABI_VERSION */
+  uint32_t kernelCount;
+  uint32_t spirvWords;
+} GPUMemVulkanImage;
+
+enum GPUMemVulkanKernelFlags {
+  /* The kernel has the dynamic workgroup array. */
+  GPUMEM_VULKAN_DYNAMIC_SHARED = 1u << 0
+};
+
+typedef struct GPUMemVulkanKernel {
+  uint32_t nameBytes;
+  uint32_t paramCount;        /* == the launch's paramsCount */
+  uint32_t bindingCount;      /* storage buffers, bindings 0..count-1 */
+  uint32_t pushConstantBytes; /* the whole block, block size included */
+  uint32_t flags;             /* GPUMemVulkanKernelFlags */
+  uint32_t staticSharedBytes; /* Workgroup memory besides the dynamic array */
+} GPUMemVulkanKernel;
+
+enum GPUMemVulkanParamKind {
+  GPUMEM_VULKAN_PARAM_IGNORED = 0,        /* a memref's allocated pointer */
+  GPUMEM_VULKAN_PARAM_BUFFER = 1,         /* a memref's aligned pointer */
+  GPUMEM_VULKAN_PARAM_BUFFER_OFFSET = 2,  /* the memref's offset (int64) */
+  GPUMEM_VULKAN_PARAM_INDEX = 3,          /* size, stride or index (int64) */
+  GPUMEM_VULKAN_PARAM_SCALAR = 4          /* copied as is */
+};
+
+typedef struct GPUMemVulkanParam {
+  uint32_t kind;         /* GPUMemVulkanParamKind */
+  uint32_t binding;      /* BUFFER, BUFFER_OFFSET: the buffer's binding */
+  uint32_t elementBytes; /* BUFFER: the memref's element size */
+  uint32_t pushOffset;   /* BUFFER_OFFSET, INDEX, SCALAR */
+  uint32_t hostBytes;    /* SCALAR: bytes params[i] points to */
+  uint32_t pushBytes;    /* SCALAR: bytes in the push constants (>= host) */
+} GPUMemVulkanParam;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUMEM_RUNTIME_VULKANKERNELABI_H */

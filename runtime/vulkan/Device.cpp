@@ -1,0 +1,237 @@
+//===----------------------------------------------------------------------===//
+// Choosing and creating the Vulkan device, and gpumemVulkanDeviceKind.
+//
+// The choice: mgpuSetDefaultDevice's index when it came before the first
+// use, else $GPUMEM_VULKAN_DEVICE, else the first device with a compute
+// queue that is not VK_PHYSICAL_DEVICE_TYPE_CPU, else the first CPU one
+// (lavapipe). The device gets one queue of the first compute family and
+// VK_EXT_external_memory_host when it has it. It is published through an
+// atomic pointer after its entry points are in `vk`, as in the CUDA
+// runtime's Device.cpp; a mutex serialises the choice with
+// mgpuSetDefaultDevice. Everything here is constant-initialized.
+//===----------------------------------------------------------------------===//
+
+#include "Device.h"
+#include "Queue.h"
+#include "VulkanRuntime.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace gpumem::vulkan;
+
+namespace {
+
+std::mutex choosing;
+std::atomic<Device *> chosen{nullptr};
+std::atomic<bool> processExiting{false};
+/// mgpuSetDefaultDevice's index before the device was chosen; -1 if none.
+int requested = -1;
+
+bool hasComputeQueue(VkPhysicalDevice physical, uint32_t *family) {
+  uint32_t count = 0;
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count,
+                                              families.data());
+  for (uint32_t i = 0; i < count; ++i)
+    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+        families[i].queueCount > 0) {
+      if (family)
+        *family = i;
+      return true;
+    }
+  return false;
+}
+
+VkPhysicalDeviceType typeOf(VkPhysicalDevice physical) {
+  VkPhysicalDeviceProperties properties;
+  vk.vkGetPhysicalDeviceProperties(physical, &properties);
+  return properties.deviceType;
+}
+
+/// The index of the device to use, or -1 with `error` set. Never exits.
+int choose(const Instance &found, std::string &error) {
+  int count = int(found.devices.size());
+  if (requested >= 0)
+    return requested;
+  const char *text = std::getenv("GPUMEM_VULKAN_DEVICE");
+  if (text && *text) {
+    errno = 0;
+    char *end = nullptr;
+    long value = std::strtol(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end != '\0' || errno != 0 ||
+        value >= count) {
+      error = "GPUMEM_VULKAN_DEVICE must be a device index in 0.." +
+              std::to_string(count - 1) + ", not '" + text + "'";
+      return -1;
+    }
+    return int(value);
+  }
+  int cpu = -1;
+  for (int i = 0; i < count; ++i) {
+    if (!hasComputeQueue(found.devices[i], nullptr))
+      continue;
+    if (typeOf(found.devices[i]) != VK_PHYSICAL_DEVICE_TYPE_CPU)
+      return i;
+    if (cpu < 0)
+      cpu = i;
+  }
+  if (cpu < 0)
+    error = "no Vulkan device with a compute queue found";
+  return cpu;
+}
+
+bool hasExtension(VkPhysicalDevice physical, const char *name) {
+  uint32_t count = 0;
+  vk.vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vk.vkEnumerateDeviceExtensionProperties(physical, nullptr, &count,
+                                          extensions.data());
+  for (const VkExtensionProperties &extension : extensions)
+    if (std::strcmp(extension.extensionName, name) == 0)
+      return true;
+  return false;
+}
+
+void onExit() {
+  processExiting.store(true, std::memory_order_release);
+  drainAtExit();
+}
+
+Device *create(const Instance &found, int index) {
+  auto *device = new Device{};
+  device->index = index;
+  device->physical = found.devices[index];
+  vk.vkGetPhysicalDeviceProperties(device->physical, &device->properties);
+  vk.vkGetPhysicalDeviceMemoryProperties(device->physical, &device->memory);
+  const char *name = device->properties.deviceName;
+  if (device->properties.apiVersion < VK_API_VERSION_1_1)
+    fatal("Vulkan device %d (%s) supports Vulkan %u.%u; gpumem needs 1.1 or "
+          "newer",
+          index, name, VK_API_VERSION_MAJOR(device->properties.apiVersion),
+          VK_API_VERSION_MINOR(device->properties.apiVersion));
+  if (!hasComputeQueue(device->physical, &device->queueFamily))
+    fatal("Vulkan device %d (%s) has no compute queue", index, name);
+  // Allocations are mapped host memory (see Memory.cpp).
+  constexpr VkMemoryPropertyFlags shared = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  bool hasShared = false;
+  for (uint32_t i = 0; i < device->memory.memoryTypeCount; ++i)
+    hasShared |=
+        (device->memory.memoryTypes[i].propertyFlags & shared) == shared;
+  if (!hasShared)
+    fatal("Vulkan device %d (%s) has no host-visible, host-coherent memory "
+          "type, which gpumem's Vulkan runtime allocates from",
+          index, name);
+
+  std::vector<const char *> extensions;
+  device->hostImport = hasExtension(device->physical,
+                                    VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (device->hostImport) {
+    extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 properties{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties.pNext = &host;
+    vk.vkGetPhysicalDeviceProperties2(device->physical, &properties);
+    device->importAlignment = host.minImportedHostPointerAlignment;
+  }
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueFamilyIndex = device->queueFamily;
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  info.enabledExtensionCount = uint32_t(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  VkResult result =
+      vk.vkCreateDevice(device->physical, &info, nullptr, &device->device);
+  if (result != VK_SUCCESS)
+    fatal("vkCreateDevice failed for Vulkan device %d (%s): %s", index, name,
+          describe(result));
+#define GPUMEM_VK_DEVICE(symbol)                                               \
+  vk.symbol = reinterpret_cast<PFN_##symbol>(                                  \
+      vk.vkGetDeviceProcAddr(device->device, #symbol));                        \
+  if (!vk.symbol)                                                              \
+    fatal("the Vulkan driver of device %d (%s) has no " #symbol, index, name);
+#define GPUMEM_VK_DEVICE_OPTIONAL(symbol)                                      \
+  vk.symbol = reinterpret_cast<PFN_##symbol>(                                  \
+      vk.vkGetDeviceProcAddr(device->device, #symbol));
+#include "VulkanSymbols.def"
+  if (!vk.vkGetMemoryHostPointerPropertiesEXT)
+    device->hostImport = false;
+  vk.vkGetDeviceQueue(device->device, device->queueFamily, 0, &device->queue);
+  std::atexit(onExit);
+  return device;
+}
+
+} // namespace
+
+namespace gpumem::vulkan {
+
+const Device &device() {
+  if (Device *current = chosen.load(std::memory_order_acquire))
+    return *current;
+  const Instance &found = instance();
+  std::lock_guard<std::mutex> lock(choosing);
+  Device *current = chosen.load(std::memory_order_relaxed);
+  if (!current) {
+    std::string error;
+    int index = choose(found, error);
+    if (index < 0)
+      fatal("%s", error.c_str());
+    current = create(found, index);
+    chosen.store(current, std::memory_order_release);
+  }
+  return *current;
+}
+
+bool exiting() { return processExiting.load(std::memory_order_acquire); }
+
+} // namespace gpumem::vulkan
+
+extern "C" int gpumemVulkanDeviceKind(void) {
+  const Instance *found = tryInstance(nullptr);
+  if (!found)
+    return 0;
+  std::lock_guard<std::mutex> lock(choosing);
+  int index;
+  if (Device *current = chosen.load(std::memory_order_relaxed)) {
+    index = current->index;
+  } else {
+    std::string error;
+    index = choose(*found, error);
+    if (index < 0 || !hasComputeQueue(found->devices[index], nullptr))
+      return 0;
+  }
+  return typeOf(found->devices[index]) == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 2;
+}
+
+extern "C" void mgpuSetDefaultDevice(int32_t index) {
+  const Instance &found = instance();
+  int count = int(found.devices.size());
+  if (index < 0 || index >= count)
+    fatal("mgpuSetDefaultDevice(%d): no such device; this machine has %d "
+          "Vulkan device%s (indices 0..%d)",
+          index, count, count == 1 ? "" : "s", count - 1);
+  std::lock_guard<std::mutex> lock(choosing);
+  if (Device *current = chosen.load(std::memory_order_relaxed)) {
+    if (current->index != index)
+      fatal("mgpuSetDefaultDevice(%d): the runtime already uses device %d, "
+            "chosen at its first call (modules are loaded before main "
+            "runs); set GPUMEM_VULKAN_DEVICE=%d to choose the device before "
+            "that",
+            index, current->index, index);
+    return;
+  }
+  requested = index;
+}

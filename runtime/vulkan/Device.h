@@ -1,0 +1,39 @@
+//===----------------------------------------------------------------------===//
+// The one Vulkan device the mgpu* calls use: chosen and created on first
+// use from any thread, never destroyed (the process's end reclaims it).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_RUNTIME_VULKAN_DEVICE_H
+#define GPUMEM_RUNTIME_VULKAN_DEVICE_H
+
+#include "Loader.h"
+
+namespace gpumem::vulkan {
+
+struct Device {
+  int index; ///< in vkEnumeratePhysicalDevices' order
+  VkPhysicalDevice physical;
+  VkDevice device;
+  uint32_t queueFamily; ///< the first family with VK_QUEUE_COMPUTE_BIT
+  VkQueue queue;        ///< its queue 0; every stream submits here
+  VkPhysicalDeviceProperties properties; ///< limits included
+  VkPhysicalDeviceMemoryProperties memory;
+  /// VK_EXT_external_memory_host is enabled (mgpuMemHostRegister).
+  bool hostImport;
+  VkDeviceSize importAlignment; ///< minImportedHostPointerAlignment
+};
+
+/// The device, created on first use: the index mgpuSetDefaultDevice gave,
+/// else $GPUMEM_VULKAN_DEVICE, else the first device that is not a CPU
+/// implementation, else the first one; exits on any failure.
+const Device &device();
+
+/// True once the process has begun to exit (an atexit handler registered
+/// when the device was created, which first waits for submitted work):
+/// release calls from global destructors then do nothing, since the
+/// Vulkan driver, dlopen'ed after the program, is finalized before them.
+bool exiting();
+
+} // namespace gpumem::vulkan
+
+#endif // GPUMEM_RUNTIME_VULKAN_DEVICE_H

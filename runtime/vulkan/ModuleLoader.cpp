@@ -1,0 +1,160 @@
+//===----------------------------------------------------------------------===//
+// mgpuModuleLoad and friends. The image is checked in full (Image.cpp)
+// before the device is touched; its SPIR-V becomes one VkShaderModule
+// shared by the module's kernels. A kernel's descriptor set layout
+// (bindingCount storage buffers at set 0) and pipeline layout (its push
+// constant block) are made at its first launch, once the launch's checks
+// passed; pipelines are made per (block size, dynamic shared words) with
+// specialization constants 0..2 = block size and, for kernels with the
+// dynamic shared flag, 3 = words, and cached in the kernel. Unloading waits
+// for submitted work, and does nothing once the process is exiting.
+//===----------------------------------------------------------------------===//
+
+#include "Device.h"
+#include "Module.h"
+#include "Queue.h"
+#include "VulkanRuntime.h"
+
+#include <string>
+
+using namespace gpumem::vulkan;
+
+namespace {
+
+void createLayouts(Kernel &kernel, VkDevice handle) {
+  const GPUMemVulkanKernel &header = kernel.record.header;
+  std::vector<VkDescriptorSetLayoutBinding> bindings(header.bindingCount);
+  for (uint32_t b = 0; b < header.bindingCount; ++b)
+    bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo setInfo{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  setInfo.bindingCount = header.bindingCount;
+  setInfo.pBindings = bindings.data();
+  check(vk.vkCreateDescriptorSetLayout(handle, &setInfo, nullptr,
+                                       &kernel.setLayout),
+        "vkCreateDescriptorSetLayout");
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           header.pushConstantBytes};
+  VkPipelineLayoutCreateInfo info{
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = 1;
+  info.pSetLayouts = &kernel.setLayout;
+  info.pushConstantRangeCount = 1;
+  info.pPushConstantRanges = &push;
+  check(
+      vk.vkCreatePipelineLayout(handle, &info, nullptr, &kernel.pipelineLayout),
+      "vkCreatePipelineLayout");
+}
+
+} // namespace
+
+VkPipeline gpumem::vulkan::pipelineFor(Kernel &kernel,
+                                       const std::array<uint32_t, 4> &key) {
+  std::lock_guard<std::mutex> lock(kernel.mutex);
+  auto found = kernel.pipelines.find(key);
+  if (found != kernel.pipelines.end())
+    return found->second;
+  VkDevice handle = device().device;
+  if (!kernel.pipelineLayout)
+    createLayouts(kernel, handle);
+  bool dynamic = kernel.record.header.flags & GPUMEM_VULKAN_DYNAMIC_SHARED;
+  VkSpecializationMapEntry entries[4];
+  for (uint32_t i = 0; i < 4; ++i)
+    entries[i] = {i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
+  static_assert(GPUMEM_VULKAN_SPEC_BLOCK_X == 0 &&
+                    GPUMEM_VULKAN_SPEC_BLOCK_Y == 1 &&
+                    GPUMEM_VULKAN_SPEC_BLOCK_Z == 2 &&
+                    GPUMEM_VULKAN_SPEC_DYNAMIC_SHARED_WORDS == 3,
+                "the specialization constants are key[0..3]");
+  VkSpecializationInfo specialization{dynamic ? 4u : 3u, entries,
+                                      (dynamic ? 4 : 3) * sizeof(uint32_t),
+                                      key.data()};
+  VkComputePipelineCreateInfo info{
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = kernel.module->shader;
+  info.stage.pName = kernel.record.name.c_str();
+  info.stage.pSpecializationInfo = &specialization;
+  info.layout = kernel.pipelineLayout;
+  VkPipeline pipeline;
+  VkResult result = vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1,
+                                                &info, nullptr, &pipeline);
+  if (result != VK_SUCCESS)
+    fatal("vkCreateComputePipelines failed for kernel '%s' (block "
+          "%ux%ux%u%s): %s",
+          kernel.record.name.c_str(), key[0], key[1], key[2],
+          dynamic ? (", " + std::to_string(key[3]) +
+                     " words of dynamic shared memory")
+                        .c_str()
+                  : "",
+          describe(result));
+  kernel.pipelines.emplace(key, pipeline);
+  return pipeline;
+}
+
+extern "C" void *mgpuModuleLoad(void *data, size_t size) {
+  Image image = parseImage(data, size);
+  const Device &current = device();
+  auto *module = new Module;
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = image.spirv.size() * sizeof(uint32_t);
+  info.pCode = image.spirv.data();
+  VkResult result =
+      vk.vkCreateShaderModule(current.device, &info, nullptr, &module->shader);
+  if (result != VK_SUCCESS)
+    fatal("vkCreateShaderModule failed for a SPIR-V module of %zu words on "
+          "Vulkan device %d (%s): %s",
+          image.spirv.size(), current.index, current.properties.deviceName,
+          describe(result));
+  for (KernelRecord &record : image.kernels) {
+    auto kernel = std::make_unique<Kernel>();
+    kernel->module = module;
+    kernel->record = std::move(record);
+    module->byName.emplace(kernel->record.name, kernel.get());
+    module->kernels.push_back(std::move(kernel));
+  }
+  return module;
+}
+
+extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  fatal("mgpuModuleLoadJIT: the Vulkan runtime cannot JIT-compile PTX; "
+        "compile the gpu.module for the vulkan target, or run it with "
+        "libgpumem_cuda_runtime.so");
+}
+
+extern "C" void mgpuModuleUnload(void *module) {
+  auto *loaded = static_cast<Module *>(module);
+  if (!loaded || exiting())
+    return;
+  waitAll();
+  VkDevice handle = device().device;
+  for (auto &kernel : loaded->kernels) {
+    for (auto &[key, pipeline] : kernel->pipelines)
+      vk.vkDestroyPipeline(handle, pipeline, nullptr);
+    if (kernel->pipelineLayout) {
+      vk.vkDestroyPipelineLayout(handle, kernel->pipelineLayout, nullptr);
+      vk.vkDestroyDescriptorSetLayout(handle, kernel->setLayout, nullptr);
+    }
+  }
+  vk.vkDestroyShaderModule(handle, loaded->shader, nullptr);
+  delete loaded;
+}
+
+extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
+  auto *loaded = static_cast<Module *>(module);
+  if (!loaded)
+    fatal("mgpuModuleGetFunction: null module (looking for kernel '%s')",
+          name ? name : "");
+  if (!name)
+    fatal("mgpuModuleGetFunction: null kernel name");
+  auto found = loaded->byName.find(std::string_view(name));
+  if (found != loaded->byName.end())
+    return found->second;
+  std::string names;
+  for (auto &kernel : loaded->kernels)
+    names += (names.empty() ? "'" : ", '") + kernel->record.name + "'";
+  fatal("mgpuModuleGetFunction: the module has no kernel '%s' (it has %s)",
+        name, names.empty() ? "none" : names.c_str());
+}
