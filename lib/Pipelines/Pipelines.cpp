@@ -6,7 +6,9 @@
 //   cuda:     checked NVVM target, then upstream's NVVM device lowering;
 //   cuda-emu: the cuda target's device lowering unchanged, then
 //             gpumem-lower-nvvm-to-cpu and #gpumem.cpu;
-//   cpu:      #gpumem.cpu, then gpumem's CPU kernel ABI lowering.
+//   cpu:      #gpumem.cpu, then gpumem's CPU kernel ABI lowering;
+//   vulkan:   #gpumem.vulkan, then gpumem's SPIR-V conversion with its
+//             Vulkan kernel ABI, nested in the gpu.module.
 // Device and host are lowered by separate pass managers so that host passes
 // never see device types.
 //===----------------------------------------------------------------------===//
@@ -21,6 +23,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -185,6 +189,23 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   addHostLowering(pm, "bin", "");
 }
 
+void gpumem::buildVulkanPipeline(OpPassManager &pm,
+                                 const VulkanPipelineOptions &options) {
+  addHostBuffersToDevice(pm, options.hostBuffers);
+  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
+  GPUMemAttachVulkanTargetPassOptions target;
+  target.spirvVersion = options.spirvVersion;
+  target.subgroupSize = options.subgroupSize;
+  target.maxSharedMemory = options.maxSharedMemory;
+  pm.addPass(createGPUMemAttachVulkanTargetPass(target));
+  pm.addPass(createGPUMemConvertGPUToVulkanSPIRVPass());
+  OpPassManager &spirvModule =
+      pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
+  spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+  addHostLowering(pm, "bin", "");
+}
+
 void gpumem::registerGPUMemPipelines() {
   PassPipelineRegistration<CudaPipelineOptions>(
       "gpumem-cuda-pipeline",
@@ -202,4 +223,10 @@ void gpumem::registerGPUMemPipelines() {
       "Lower a module with gpu.launch or gpu.module to LLVM with an embedded "
       "host shared object that libgpumem_cpu_runtime.so runs on CPU cores",
       buildCpuPipeline);
+  PassPipelineRegistration<VulkanPipelineOptions>(
+      "gpumem-vulkan-pipeline",
+      "Lower a module with gpu.launch or gpu.module to LLVM with an embedded "
+      "SPIR-V image that libgpumem_vulkan_runtime.so runs on any Vulkan "
+      "device",
+      buildVulkanPipeline);
 }

@@ -115,8 +115,28 @@ std::string gpumem::runtimeDirectory(const char *argv0) {
 }
 
 static std::string runtimeLibraryName(gpumem::Target target) {
-  return target == gpumem::Target::CUDA ? "libgpumem_cuda_runtime.so"
-                                        : "libgpumem_cpu_runtime.so";
+  switch (target) {
+  case gpumem::Target::CUDA:
+    return "libgpumem_cuda_runtime.so";
+  case gpumem::Target::Vulkan:
+    return "libgpumem_vulkan_runtime.so";
+  default:
+    return "libgpumem_cpu_runtime.so";
+  }
+}
+
+int gpumem::vulkanDeviceKind() {
+  static const int kind = [] {
+    llvm::SmallString<256> path(runtimeDirectory(nullptr));
+    llvm::sys::path::append(path, runtimeLibraryName(Target::Vulkan));
+    void *runtime = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!runtime)
+      return 0;
+    auto probe =
+        reinterpret_cast<int (*)()>(dlsym(runtime, "gpumemVulkanDeviceKind"));
+    return probe ? probe() : 0;
+  }();
+  return kind;
 }
 
 llvm::cl::OptionCategory &gpumem::getToolCategory() {
@@ -145,6 +165,8 @@ static const char *targetName(gpumem::Target target) {
     return "cuda";
   case gpumem::Target::CUDAEmu:
     return "cuda-emu";
+  case gpumem::Target::Vulkan:
+    return "vulkan";
   }
   return "?";
 }
@@ -158,10 +180,15 @@ gpumem::resolveTarget(const TargetOptions &options) {
     return Target::CUDA;
   if (name == "cuda-emu")
     return Target::CUDAEmu;
-  if (name == "auto")
-    return isCudaDeviceUsable() ? Target::CUDA : Target::CPU;
+  if (name == "vulkan")
+    return Target::Vulkan;
+  if (name == "auto") {
+    if (isCudaDeviceUsable())
+      return Target::CUDA;
+    return vulkanDeviceKind() == 2 ? Target::Vulkan : Target::CPU;
+  }
   llvm::errs() << "error: unknown --target '" << name
-               << "'; expected cpu, cuda, cuda-emu or auto\n";
+               << "'; expected cpu, cuda, cuda-emu, vulkan or auto\n";
   return failure();
 }
 
@@ -193,6 +220,10 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
     cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
     setShared(cpuOptions);
     buildCpuPipeline(pm, cpuOptions);
+  } else if (target == Target::Vulkan) {
+    VulkanPipelineOptions vulkanOptions;
+    setShared(vulkanOptions);
+    buildVulkanPipeline(pm, vulkanOptions);
   } else if (target == Target::CUDAEmu) {
     CudaEmuPipelineOptions emuOptions;
     if (!chip.empty())
@@ -222,7 +253,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   applyDefaultTimingPassManagerCLOptions(pm);
   if (options.verbose) {
     llvm::errs() << "gpumem: target " << targetName(target);
-    if (target != Target::CPU)
+    if (target == Target::CUDA || target == Target::CUDAEmu)
       llvm::errs() << ", chip " << (chip.empty() ? "sm_90" : chip);
     llvm::errs() << "\n";
   }
@@ -267,6 +298,13 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
     if (chip.empty())
       chip = detectCudaChip();
   }
+  if (target == Target::Vulkan && runsHere && vulkanDeviceKind() == 0) {
+    llvm::errs() << "error: no Vulkan device found (gpumem's Vulkan runtime "
+                    "found no driver or no device; Debian's "
+                    "mesa-vulkan-drivers gives one on any machine); "
+                    "--target=cpu runs the program on CPU cores\n";
+    return failure();
+  }
   return compileForTarget(*module, target, options, chip);
 }
 
@@ -276,8 +314,8 @@ gpumem::runtimeLibraries(Target target, const char *argv0,
   llvm::SmallString<256> runtime(runtimeDirectory(argv0));
   llvm::sys::path::append(runtime, runtimeLibraryName(target));
   if (!llvm::sys::fs::exists(runtime)) {
-    llvm::errs() << "error: the " << (target == Target::CUDA ? "cuda" : "cpu")
-                 << " runtime " << runtime << " was not found\n";
+    llvm::errs() << "error: the " << targetName(target) << " runtime "
+                 << runtime << " was not found\n";
     return failure();
   }
   llvm::SmallString<256> utils(runtimeDirectory(argv0));

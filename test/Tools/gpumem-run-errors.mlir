@@ -1,7 +1,7 @@
 // Every gpumem-run error is one message and exit code 1.
 
 // RUN: not gpumem-run --target=tpu %s 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: unknown --target 'tpu'; expected cpu, cuda, cuda-emu or auto
+// TARGET: error: unknown --target 'tpu'; expected cpu, cuda, cuda-emu, vulkan or auto
 
 // RUN: not gpumem-run --target=cpu -e nothing %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: gpumem-run-errors.mlir:{{[0-9]+}}:1: error: the program has no function @nothing to run

@@ -113,6 +113,8 @@ static LogicalResult link(StringRef objectPath, gpumem::Target target,
   std::string libDir = gpumem::runtimeDirectory(argv0);
   std::string runtime = target == gpumem::Target::CUDA
                             ? "-lgpumem_cuda_runtime"
+                        : target == gpumem::Target::Vulkan
+                            ? "-lgpumem_vulkan_runtime"
                             : "-lgpumem_cpu_runtime";
   std::string rpath = "-Wl,-rpath,$ORIGIN:$ORIGIN/../lib:" + libDir;
   llvm::SmallString<128> logPath;

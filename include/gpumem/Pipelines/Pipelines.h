@@ -111,6 +111,22 @@ struct CudaEmuPipelineOptions
       llvm::cl::init("")};
 };
 
+/// Options of `gpumem-vulkan-pipeline`.
+struct VulkanPipelineOptions
+    : public SharedPipelineOptions<VulkanPipelineOptions> {
+  PassOptions::Option<std::string> spirvVersion{
+      *this, "spirv-version",
+      llvm::cl::desc("SPIR-V version, 1.0 to 1.6"), llvm::cl::init("1.3")};
+  PassOptions::Option<unsigned> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("Subgroup size the kernels' shuffles assume"),
+      llvm::cl::init(32)};
+  PassOptions::Option<unsigned> maxSharedMemory{
+      *this, "max-shared-memory",
+      llvm::cl::desc("Workgroup memory of a workgroup, in bytes"),
+      llvm::cl::init(32768)};
+};
+
 /// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
@@ -126,8 +142,14 @@ void buildCpuPipeline(mlir::OpPassManager &pm,
 void buildCudaEmuPipeline(mlir::OpPassManager &pm,
                           const CudaEmuPipelineOptions &options);
 
-/// Registers `gpumem-cuda-pipeline`, `gpumem-cuda-emu-pipeline` and
-/// `gpumem-cpu-pipeline`.
+/// Adds the vulkan lowering to `pm`: kernels become one SPIR-V module per
+/// gpu.module with gpumem's Vulkan kernel ABI, run by
+/// libgpumem_vulkan_runtime.so.
+void buildVulkanPipeline(mlir::OpPassManager &pm,
+                         const VulkanPipelineOptions &options);
+
+/// Registers `gpumem-cuda-pipeline`, `gpumem-cuda-emu-pipeline`,
+/// `gpumem-cpu-pipeline` and `gpumem-vulkan-pipeline`.
 void registerGPUMemPipelines();
 
 } // namespace gpumem

@@ -20,9 +20,10 @@
 
 namespace gpumem {
 
-/// Where kernels run: CPU cores from the gpu dialect, an NVIDIA GPU, or CPU
-/// cores from the NVIDIA device code (cuda-emu; the cpu runtime runs it).
-enum class Target { CPU, CUDA, CUDAEmu };
+/// Where kernels run: CPU cores from the gpu dialect, an NVIDIA GPU, CPU
+/// cores from the NVIDIA device code (cuda-emu; the cpu runtime runs it), or
+/// a Vulkan device from SPIR-V.
+enum class Target { CPU, CUDA, CUDAEmu, Vulkan };
 
 /// The category of gpumem's own options: `--help` lists these (and LLVM's
 /// generic ones); `--help-hidden` lists MLIR's and LLVM's too.
@@ -39,8 +40,9 @@ struct TargetOptions {
   llvm::cl::opt<std::string> target{
       "target",
       llvm::cl::desc("cpu, cuda, cuda-emu (the NVIDIA device code run on CPU "
-                     "cores) or auto (cuda when a CUDA device is usable, else "
-                     "cpu)"),
+                     "cores), vulkan (SPIR-V on any Vulkan device) or auto "
+                     "(cuda when a CUDA device is usable, else vulkan when a "
+                     "Vulkan GPU is, else cpu)"),
       llvm::cl::init("auto"), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> chip{
       "chip", llvm::cl::desc("NVIDIA chip for --target=cuda and cuda-emu "
@@ -125,6 +127,10 @@ private:
 /// own runner utilities follow, for the JIT, which has libMLIR loaded anyway.
 mlir::FailureOr<llvm::SmallVector<std::string>>
 runtimeLibraries(Target target, const char *argv0, bool withMLIRUtils);
+
+/// What gpumem's Vulkan runtime finds here: 0 no Vulkan driver or device, 1
+/// a CPU implementation (lavapipe), 2 a GPU.
+int vulkanDeviceKind();
 
 /// True when libcuda.so.1 loads, initializes and reports a device.
 bool isCudaDeviceUsable();

@@ -49,6 +49,25 @@ def GPUMem_CPUTargetAttr
   let assemblyFormat = "(`<` struct(params)^ `>`)?";
 }
 
+def GPUMem_VulkanTargetAttr
+    : AttrDef<GPUMem_Dialect, "VulkanTarget",
+              [DeclareAttrInterfaceMethods<GPUTargetAttrInterface>]> {
+  let mnemonic = "vulkan";
+  let summary = "Runs a gpu.module's kernels as Vulkan compute shaders";
+  let description = [{
+    A GPU target whose binary is gpumem's Vulkan kernel image
+    (include/gpumem/Runtime/VulkanKernelABI.h): the SPIR-V module that
+    `gpumem-convert-gpu-to-vulkan-spirv` nested in the gpu.module, serialized,
+    followed by one record per kernel saying how the launch's parameters
+    become push constants and storage buffers. gpumem's Vulkan runtime loads
+    it on any Vulkan 1.1 device (Mesa's lavapipe on a machine without a GPU).
+
+    ```mlir
+    gpu.module @kernels [#gpumem.vulkan] { ... }
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Ops.
 //===----------------------------------------------------------------------===//

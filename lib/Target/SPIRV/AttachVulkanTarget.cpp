@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+// gpumem-attach-vulkan-target: every gpu.module without a target gets
+// #gpumem.vulkan and the spirv.target_env upstream's SPIR-V conversions read
+// (version, capabilities, extensions, limits), built from the options.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMATTACHVULKANTARGETPASS
+#include "gpumem/Conversion/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+
+namespace {
+
+/// What a Vulkan 1.1 compute device with 64-bit types and subgroup
+/// operations offers; the runtime checks the device at launch.
+constexpr const char *kCapabilities =
+    "Shader, Int64, Float64, Int16, GroupNonUniform, GroupNonUniformVote, "
+    "GroupNonUniformBallot, GroupNonUniformShuffle, "
+    "GroupNonUniformShuffleRelative, GroupNonUniformArithmetic";
+constexpr const char *kExtensions = "SPV_KHR_storage_buffer_storage_class";
+
+struct AttachVulkanTargetPass
+    : gpumem::impl::GPUMemAttachVulkanTargetPassBase<AttachVulkanTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    static const char *versions[] = {"1.0", "1.1", "1.2",
+                                     "1.3", "1.4", "1.5", "1.6"};
+    if (!llvm::is_contained(versions, StringRef(spirvVersion))) {
+      emitError(getOperation().getLoc())
+          << "unknown spirv-version '" << spirvVersion.getValue()
+          << "'; expected 1.0 to 1.6";
+      return signalPassFailure();
+    }
+    if (subgroupSize == 0 || (subgroupSize & (subgroupSize - 1)) ||
+        subgroupSize > 128) {
+      emitError(getOperation().getLoc())
+          << "subgroup-size " << subgroupSize.getValue()
+          << " is not a power of two from 1 to 128";
+      return signalPassFailure();
+    }
+    if (maxSharedMemory < 16384) {
+      emitError(getOperation().getLoc())
+          << "max-shared-memory " << maxSharedMemory.getValue()
+          << " is below Vulkan's minimum of 16384 bytes";
+      return signalPassFailure();
+    }
+    std::string text = llvm::formatv(
+        "#spirv.target_env<#spirv.vce<v{0}, [{1}], [{2}]>, api=Vulkan, "
+        "#spirv.resource_limits<max_compute_shared_memory_size = {3}, "
+        "max_compute_workgroup_invocations = 1024, "
+        "max_compute_workgroup_size = [1024, 1024, 64], "
+        "subgroup_size = {4}>>",
+        spirvVersion.getValue(), kCapabilities, kExtensions,
+        maxSharedMemory.getValue(), subgroupSize.getValue());
+    Attribute targetEnv = parseAttribute(text, &getContext());
+    if (!targetEnv) {
+      emitError(getOperation().getLoc())
+          << "cannot build the SPIR-V target environment " << text;
+      return signalPassFailure();
+    }
+    auto target = gpumem::VulkanTargetAttr::get(&getContext());
+    getOperation().walk([&](gpu::GPUModuleOp module) {
+      ArrayAttr targets = module.getTargetsAttr();
+      if (targets && !targets.empty())
+        return;
+      module.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
+      module->setAttr(spirv::getTargetEnvAttrName(), targetEnv);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,456 @@
+//===----------------------------------------------------------------------===//
+// gpumem-prepare-vulkan-kernels: gpumem's Vulkan kernel ABI, and every
+// memref access addressed from a one-dimensional root.
+//
+// For each kernel:
+//  1. Its block size must be known (known_block_size): it becomes the
+//     entry point's LocalSize (spirv.entry_point_abi).
+//  2. Roots. A memref argument becomes a `memref<?xT>` buffer plus index
+//     arguments for offset, sizes and strides; workgroup and private
+//     attributions and static private allocas become `memref<NxT>`. Each
+//     old value is replaced by a memref.reinterpret_cast of its root to the
+//     old type, so the body is unchanged.
+//  3. Views are expanded (expand-strided-metadata's patterns): every view
+//     becomes a reinterpret_cast of a root's base buffer.
+//  4. Each load, store and atomic_rmw through such a view indexes the root
+//     at base + offset + sum(index * stride), where a buffer's base is its
+//     element offset from the push constants (the runtime binds the whole
+//     allocation) and other roots' is 0. Anything else still using a view
+//     or a root is a located error.
+//  5. Roots get explicit memory spaces (global buffers, private allocas),
+//     and the launch's parameter records go on the gpu.module
+//     (VulkanKernelRecords.h): scalars and the buffers' metadata as push
+//     constants from offset 16, buffers as bindings 0, 1, ...
+//===----------------------------------------------------------------------===//
+
+#include "VulkanKernelRecords.h"
+#include "gpumem/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMPREPAREVULKANKERNELSPASS
+#include "gpumem/Conversion/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+using namespace gpumem::vulkan;
+
+namespace {
+
+/// Push-constant bytes of a scalar argument type, or 0 when push constants
+/// cannot carry it.
+unsigned pushBytesOf(Type type) {
+  if (type.isIndex() || type.isInteger(1) || type.isInteger(32) ||
+      type.isF32())
+    return 4;
+  if (type.isInteger(64) || type.isF64())
+    return 8;
+  return 0;
+}
+
+/// Bytes the host passes for a scalar argument.
+unsigned hostBytesOf(Type type) {
+  if (type.isIndex())
+    return 8;
+  if (type.isInteger(1))
+    return 1;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+/// Whether a memref element type can live in a SPIR-V buffer with the same
+/// bytes as on the host.
+bool isBufferElement(Type type) {
+  return type.isInteger(32) || type.isInteger(64) || type.isF32() ||
+         type.isF64() || type.isInteger(16) || type.isF16();
+}
+
+Attribute globalSpace(MLIRContext *context) {
+  return gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Global);
+}
+Attribute privateSpace(MLIRContext *context) {
+  return gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Private);
+}
+
+/// A reinterpret_cast of `root` to `type`, static entries of `type` as
+/// attributes and dynamic ones from `dynamic` (offset, sizes, strides).
+Value viewOfRoot(OpBuilder &builder, Location loc, Value root,
+                 MemRefType type, ArrayRef<Value> dynamic) {
+  auto [strides, offset] = type.getStridesAndOffset();
+  auto entry = [&](int64_t value, size_t index) -> OpFoldResult {
+    if (!ShapedType::isDynamic(value))
+      return builder.getIndexAttr(value);
+    return dynamic[index];
+  };
+  OpFoldResult offsetEntry = entry(offset, 0);
+  SmallVector<OpFoldResult> sizeEntries, strideEntries;
+  for (int64_t i = 0, rank = type.getRank(); i < rank; ++i) {
+    sizeEntries.push_back(entry(type.getDimSize(i), 1 + i));
+    strideEntries.push_back(entry(strides[i], 1 + rank + i));
+  }
+  return memref::ReinterpretCastOp::create(builder, loc, type, root,
+                                           offsetEntry, sizeEntries,
+                                           strideEntries);
+}
+
+/// Flattens a static identity memref value in place: its type becomes
+/// memref<N x T> and its uses see a reinterpret_cast to the old type.
+void flattenStatic(OpBuilder &builder, Value value, Location loc) {
+  auto type = cast<MemRefType>(value.getType());
+  auto flat = MemRefType::get({type.getNumElements()}, type.getElementType(),
+                              MemRefLayoutAttrInterface(),
+                              type.getMemorySpace());
+  value.setType(flat);
+  Value view = viewOfRoot(builder, loc, value, type, {});
+  value.replaceAllUsesExcept(view, view.getDefiningOp());
+}
+
+/// The root a view's base buffer comes from, or null.
+Value rootOf(Value base, const llvm::DenseSet<Value> &roots) {
+  if (roots.contains(base))
+    return base;
+  if (auto metadata = base.getDefiningOp<memref::ExtractStridedMetadataOp>())
+    if (roots.contains(metadata.getSource()) &&
+        base == metadata.getBaseBuffer())
+      return metadata.getSource();
+  return {};
+}
+
+Value asValue(OpBuilder &builder, Location loc, OpFoldResult entry) {
+  if (auto value = dyn_cast<Value>(entry))
+    return value;
+  return arith::ConstantIndexOp::create(
+      builder, loc, cast<IntegerAttr>(cast<Attribute>(entry)).getInt());
+}
+
+/// offset + sum(indices[i] * strides[i]) of the view `cast`.
+Value linearIndex(OpBuilder &builder, Location loc,
+                  memref::ReinterpretCastOp cast, ValueRange indices) {
+  Value linear = asValue(builder, loc, cast.getMixedOffsets()[0]);
+  SmallVector<OpFoldResult> strides = cast.getMixedStrides();
+  for (auto [index, stride] : llvm::zip(indices, strides)) {
+    Value product = arith::MulIOp::create(builder, loc, index,
+                                          asValue(builder, loc, stride));
+    linear = arith::AddIOp::create(builder, loc, linear, product);
+  }
+  return linear;
+}
+
+class KernelPreparer {
+public:
+  KernelPreparer(gpu::GPUFuncOp kernel) : kernel(kernel) {}
+
+  /// Prepares the kernel and returns its record, or fails after a
+  /// diagnostic.
+  FailureOr<KernelRecord> run();
+
+private:
+  LogicalResult setEntryPoint();
+  LogicalResult makeRoots();
+  LogicalResult expandViews();
+  LogicalResult linearizeAccesses();
+  LogicalResult checkRootUses();
+  void retypeRoots();
+
+  gpu::GPUFuncOp kernel;
+  KernelRecord record;
+  llvm::DenseSet<Value> roots;
+  SmallVector<BlockArgument> bufferRoots;
+  /// The element offset of each buffer root, added to every index into it.
+  llvm::DenseMap<Value, Value> bufferBase;
+  SmallVector<Value> allocaRoots;
+  uint32_t pushOffset = GPUMEM_VULKAN_PUSH_PARAMS;
+};
+
+FailureOr<KernelRecord> KernelPreparer::run() {
+  if (failed(setEntryPoint()) || failed(makeRoots()) ||
+      failed(expandViews()) || failed(linearizeAccesses()) ||
+      failed(checkRootUses()))
+    return failure();
+  retypeRoots();
+  record.header.bindingCount = bufferRoots.size();
+  record.header.pushConstantBytes = llvm::alignTo(pushOffset, 4);
+  record.header.paramCount = record.params.size();
+  return record;
+}
+
+LogicalResult KernelPreparer::setEntryPoint() {
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  if (!block)
+    return kernel.emitOpError()
+           << "has no known block size; the vulkan target compiles the "
+              "block size into the shader: launch the kernel with constant "
+              "block sizes";
+  kernel->setAttr(spirv::getEntryPointABIAttrName(),
+                  spirv::getEntryPointABIAttr(kernel.getContext(), *block));
+  return success();
+}
+
+LogicalResult KernelPreparer::makeRoots() {
+  MLIRContext *context = kernel.getContext();
+  Block &entry = kernel.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  Location loc = kernel.getLoc();
+  IntegerType i32 = IntegerType::get(context, 32);
+  auto allocatePush = [&](unsigned bytes) {
+    pushOffset = llvm::alignTo(pushOffset, bytes);
+    uint32_t offset = pushOffset;
+    pushOffset += bytes;
+    return offset;
+  };
+
+  unsigned numInputs = kernel.getNumArguments();
+  llvm::BitVector replaced(numInputs);
+  for (unsigned i = 0; i < numInputs; ++i) {
+    BlockArgument arg = kernel.getArgument(i);
+    Type type = arg.getType();
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      Attribute space = memref.getMemorySpace();
+      if (space && space != globalSpace(context) &&
+          !(isa<IntegerAttr>(space) && cast<IntegerAttr>(space).getInt() == 1))
+        return kernel.emitOpError()
+               << "argument " << i << " is a memref in memory space " << space
+               << "; a vulkan kernel takes global memory";
+      if (!memref.isStrided())
+        return kernel.emitOpError()
+               << "argument " << i << " has type " << memref
+               << ", whose layout is not strided";
+      Type element = memref.getElementType();
+      if (!isBufferElement(element))
+        return kernel.emitOpError()
+               << "argument " << i << " is a memref of " << element
+               << "; vulkan buffers hold 16-, 32- or 64-bit integers and "
+                  "floats (index differs in size between host and device)";
+      uint32_t binding = bufferRoots.size();
+      unsigned elementBytes = element.getIntOrFloatBitWidth() / 8;
+      int64_t rank = memref.getRank();
+      // New arguments: the buffer, then offset, sizes and strides.
+      SmallVector<Type> types = {MemRefType::get(
+          {ShapedType::kDynamic}, element, MemRefLayoutAttrInterface(),
+          space)};
+      types.append(1 + 2 * rank, IndexType::get(context));
+      unsigned first = kernel.getNumArguments();
+      SmallVector<unsigned> positions(types.size(), first);
+      SmallVector<DictionaryAttr> attrs(types.size(),
+                                        DictionaryAttr::get(context));
+      SmallVector<Location> locs(types.size(), arg.getLoc());
+      if (failed(kernel.insertArguments(positions, types, attrs, locs)))
+        return kernel.emitOpError() << "cannot rewrite its arguments";
+      BlockArgument buffer = kernel.getArgument(first);
+      kernel.setArgAttr(first, kBindingAttrName,
+                        IntegerAttr::get(i32, binding));
+      record.params.push_back({GPUMEM_VULKAN_PARAM_IGNORED, 0, 0, 0, 0, 0});
+      record.params.push_back(
+          {GPUMEM_VULKAN_PARAM_BUFFER, binding, elementBytes, 0, 0, 0});
+      SmallVector<Value> metadata;
+      for (int64_t k = 0; k < 1 + 2 * rank; ++k) {
+        uint32_t offset = allocatePush(4);
+        kernel.setArgAttr(first + 1 + k, kPushOffsetAttrName,
+                          IntegerAttr::get(i32, offset));
+        record.params.push_back({k == 0 ? uint32_t(GPUMEM_VULKAN_PARAM_BUFFER_OFFSET)
+                                        : uint32_t(GPUMEM_VULKAN_PARAM_INDEX),
+                                 binding, 0, offset, 0, 0});
+        metadata.push_back(kernel.getArgument(first + 1 + k));
+      }
+      // The buffer's element offset (where the aligned pointer is in the
+      // buffer, plus the descriptor's offset) is added to every index into
+      // the root; the view itself starts at 0.
+      bufferBase[buffer] = metadata[0];
+      metadata[0] = arith::ConstantIndexOp::create(builder, arg.getLoc(), 0);
+      Value view = viewOfRoot(builder, arg.getLoc(), buffer, memref, metadata);
+      arg.replaceAllUsesWith(view);
+      replaced.set(i);
+      bufferRoots.push_back(buffer);
+      roots.insert(buffer);
+      continue;
+    }
+    unsigned bytes = pushBytesOf(type);
+    if (!bytes)
+      return kernel.emitOpError()
+             << "argument " << i << " has type " << type
+             << ", which the vulkan target cannot pass to a kernel (scalars "
+                "of type index, i1, i32, i64, f32 or f64, and memrefs)";
+    uint32_t offset = allocatePush(bytes);
+    kernel.setArgAttr(i, kPushOffsetAttrName, IntegerAttr::get(i32, offset));
+    if (type.isIndex())
+      record.params.push_back(
+          {GPUMEM_VULKAN_PARAM_INDEX, 0, 0, offset, 0, 0});
+    else
+      record.params.push_back({GPUMEM_VULKAN_PARAM_SCALAR, 0, 0, offset,
+                               hostBytesOf(type), bytes});
+  }
+  replaced.resize(kernel.getNumArguments());
+  if (failed(kernel.eraseArguments(replaced)))
+    return kernel.emitOpError() << "cannot rewrite its arguments";
+
+  // Attributions and allocas of static shape become flat.
+  uint64_t sharedBytes = 0;
+  for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(attribution.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !type.getElementType().isIntOrFloat())
+      return kernel.emitOpError()
+             << "has a workgroup attribution of type " << type
+             << "; the vulkan target needs a static shape, the identity "
+                "layout and integer or float elements";
+    sharedBytes += type.getNumElements() *
+                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    flattenStatic(builder, attribution, attribution.getLoc());
+    roots.insert(attribution);
+  }
+  for (BlockArgument attribution : kernel.getPrivateAttributions()) {
+    auto type = cast<MemRefType>(attribution.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return kernel.emitOpError()
+             << "has a private attribution of type " << type
+             << "; the vulkan target needs a static shape and the identity "
+                "layout";
+    flattenStatic(builder, attribution, attribution.getLoc());
+    roots.insert(attribution);
+  }
+  record.header.staticSharedBytes = sharedBytes;
+
+  WalkResult walk = kernel.walk([&](memref::AllocaOp alloca) {
+    MemRefType type = alloca.getType();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+      alloca.emitOpError()
+          << "of type " << type
+          << " in a vulkan kernel needs a static shape and the identity "
+             "layout";
+      return WalkResult::interrupt();
+    }
+    OpBuilder after(alloca->getContext());
+    after.setInsertionPointAfter(alloca);
+    flattenStatic(after, alloca.getResult(), alloca.getLoc());
+    roots.insert(alloca.getResult());
+    allocaRoots.push_back(alloca.getResult());
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult KernelPreparer::expandViews() {
+  RewritePatternSet patterns(kernel.getContext());
+  memref::populateExpandStridedMetadataPatterns(patterns);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
+                                                     kernel.getContext());
+  if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
+    return kernel.emitOpError() << "views did not settle while expanding them";
+  return success();
+}
+
+LogicalResult KernelPreparer::linearizeAccesses() {
+  SmallVector<Operation *> accesses;
+  kernel.walk([&](Operation *op) {
+    if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(op))
+      accesses.push_back(op);
+  });
+  for (Operation *op : accesses) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef(), indices = load.getIndices();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      memref = store.getMemRef(), indices = store.getIndices();
+    else {
+      auto atomic = cast<memref::AtomicRMWOp>(op);
+      memref = atomic.getMemref(), indices = atomic.getIndices();
+    }
+    OpBuilder builder(op);
+    Value root, linear;
+    if (roots.contains(memref)) {
+      root = memref;
+      linear = indices.front();
+    } else {
+      auto view = memref.getDefiningOp<memref::ReinterpretCastOp>();
+      root = view ? rootOf(view.getSource(), roots) : Value();
+      if (!root)
+        return op->emitOpError()
+               << "accesses a memref the vulkan target cannot trace to its "
+                  "buffer or workgroup array (memrefs passed through control "
+                  "flow or function calls are not supported)";
+      linear = linearIndex(builder, op->getLoc(), view, indices);
+    }
+    if (Value base = bufferBase.lookup(root))
+      linear = arith::AddIOp::create(builder, op->getLoc(), base, linear);
+    op->setOperand(isa<memref::StoreOp, memref::AtomicRMWOp>(op) ? 1 : 0,
+                   root);
+    unsigned firstIndex = isa<memref::LoadOp>(op) ? 1 : 2;
+    op->setOperands(firstIndex, op->getNumOperands() - firstIndex, linear);
+  }
+  // Views and metadata nobody reads any more.
+  IRRewriter rewriter(kernel.getContext());
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  return success();
+}
+
+LogicalResult KernelPreparer::checkRootUses() {
+  for (Value root : roots)
+    for (Operation *user : root.getUsers()) {
+      if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(user))
+        continue;
+      if (isa<memref::ExtractStridedMetadataOp>(user) && user->use_empty())
+        continue;
+      return user->emitOpError()
+             << "uses a memref in a way the vulkan target does not support "
+                "(only loads, stores and atomics reach a buffer or a "
+                "workgroup array)";
+    }
+  return success();
+}
+
+void KernelPreparer::retypeRoots() {
+  MLIRContext *context = kernel.getContext();
+  auto withSpace = [](Value value, Attribute space) {
+    auto type = cast<MemRefType>(value.getType());
+    if (!type.getMemorySpace())
+      value.setType(MemRefType::get(type.getShape(), type.getElementType(),
+                                    type.getLayout(), space));
+  };
+  for (BlockArgument buffer : bufferRoots)
+    withSpace(buffer, globalSpace(context));
+  for (Value alloca : allocaRoots)
+    withSpace(alloca, privateSpace(context));
+  SmallVector<Type> inputs;
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+    inputs.push_back(kernel.getArgument(i).getType());
+  kernel.setFunctionTypeAttr(
+      TypeAttr::get(FunctionType::get(context, inputs, {})));
+}
+
+struct PrepareVulkanKernelsPass
+    : gpumem::impl::GPUMemPrepareVulkanKernelsPassBase<
+          PrepareVulkanKernelsPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    FailureOr<DictionaryAttr> records = prepareVulkanKernels(module);
+    if (failed(records))
+      return signalPassFailure();
+    module->setAttr(kKernelRecordsAttrName, *records);
+  }
+};
+
+} // namespace
+
+FailureOr<DictionaryAttr>
+gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
+  SmallVector<NamedAttribute> records;
+  for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+    if (!kernel.isKernel())
+      continue;
+    FailureOr<KernelRecord> record = KernelPreparer(kernel).run();
+    if (failed(record))
+      return failure();
+    records.emplace_back(kernel.getNameAttr(),
+                         record->toAttr(module.getContext()));
+  }
+  return DictionaryAttr::get(module.getContext(), records);
+}

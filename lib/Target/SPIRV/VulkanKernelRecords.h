@@ -1,0 +1,51 @@
+//===----------------------------------------------------------------------===//
+// How the vulkan target's passes hand each kernel's launch ABI to its
+// serializer: gpumem-prepare-vulkan-kernels decides, for every parameter of
+// the launch, what the kernel wants of it (GPUMemVulkanParam of
+// include/gpumem/Runtime/VulkanKernelABI.h), and stores the records on the
+// gpu.module as `gpumem.vulkan_kernels`, a dictionary from kernel name to an
+// i32 array: bindingCount, pushConstantBytes, flags, staticSharedBytes, then
+// six values per parameter (kind, binding, elementBytes, pushOffset,
+// hostBytes, pushBytes). The serializer writes them after the SPIR-V.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_LIB_TARGET_SPIRV_VULKANKERNELRECORDS_H
+#define GPUMEM_LIB_TARGET_SPIRV_VULKANKERNELRECORDS_H
+
+#include "gpumem/Runtime/VulkanKernelABI.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace gpumem::vulkan {
+
+/// The gpu.module attribute holding the records.
+constexpr llvm::StringLiteral kKernelRecordsAttrName = "gpumem.vulkan_kernels";
+/// Arguments of a prepared kernel: the push-constant offset of a scalar,
+/// the binding of a buffer.
+constexpr llvm::StringLiteral kPushOffsetAttrName = "gpumem.push_offset";
+constexpr llvm::StringLiteral kBindingAttrName = "gpumem.binding";
+
+/// One kernel's records.
+struct KernelRecord {
+  GPUMemVulkanKernel header = {};
+  llvm::SmallVector<GPUMemVulkanParam> params;
+
+  mlir::DenseI32ArrayAttr toAttr(mlir::MLIRContext *context) const;
+  /// Fails on a malformed array.
+  static mlir::FailureOr<KernelRecord> fromAttr(mlir::DenseI32ArrayAttr attr);
+};
+
+/// Prepares every kernel of `module` for the vulkan target (the algorithm
+/// of PrepareVulkanKernels.cpp) and returns the records, a dictionary from
+/// kernel name to KernelRecord::toAttr; fails after a located diagnostic.
+/// Kernel signatures change: gpumem-convert-gpu-to-vulkan-spirv runs this on
+/// its copy of the module, which launches do not reference.
+mlir::FailureOr<mlir::DictionaryAttr>
+prepareVulkanKernels(mlir::gpu::GPUModuleOp module);
+
+} // namespace gpumem::vulkan
+
+#endif // GPUMEM_LIB_TARGET_SPIRV_VULKANKERNELRECORDS_H

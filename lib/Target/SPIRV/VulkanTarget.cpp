@@ -1,0 +1,140 @@
+//===----------------------------------------------------------------------===//
+// Serialization of a gpu.module for gpumem's `vulkan` target.
+//
+// The gpu.module holds one spirv.module (gpumem-convert-gpu-to-vulkan-spirv
+// put it there) and the kernels' launch records (VulkanKernelRecords.h).
+// The SPIR-V module is serialized with upstream's serializer and wrapped in
+// the image of include/gpumem/Runtime/VulkanKernelABI.h: header, SPIR-V
+// words, then each kernel's record and parameters. `format=isa` gives the
+// SPIR-V module as text instead, for inspection.
+//===----------------------------------------------------------------------===//
+
+#include "VulkanKernelRecords.h"
+#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace gpumem;
+using namespace gpumem::vulkan;
+
+DenseI32ArrayAttr KernelRecord::toAttr(MLIRContext *context) const {
+  SmallVector<int32_t> values = {
+      int32_t(header.bindingCount), int32_t(header.pushConstantBytes),
+      int32_t(header.flags), int32_t(header.staticSharedBytes)};
+  for (const GPUMemVulkanParam &param : params)
+    values.append({int32_t(param.kind), int32_t(param.binding),
+                   int32_t(param.elementBytes), int32_t(param.pushOffset),
+                   int32_t(param.hostBytes), int32_t(param.pushBytes)});
+  return DenseI32ArrayAttr::get(context, values);
+}
+
+FailureOr<KernelRecord> KernelRecord::fromAttr(DenseI32ArrayAttr attr) {
+  ArrayRef<int32_t> values = attr.asArrayRef();
+  if (values.size() < 4 || (values.size() - 4) % 6 != 0)
+    return failure();
+  KernelRecord record;
+  record.header.bindingCount = uint32_t(values[0]);
+  record.header.pushConstantBytes = uint32_t(values[1]);
+  record.header.flags = uint32_t(values[2]);
+  record.header.staticSharedBytes = uint32_t(values[3]);
+  for (size_t i = 4; i < values.size(); i += 6)
+    record.params.push_back({uint32_t(values[i]), uint32_t(values[i + 1]),
+                             uint32_t(values[i + 2]), uint32_t(values[i + 3]),
+                             uint32_t(values[i + 4]),
+                             uint32_t(values[i + 5])});
+  record.header.paramCount = record.params.size();
+  return record;
+}
+
+namespace {
+
+/// Appends the bytes of `value` (little-endian hosts only, as the image is).
+template <typename T>
+void append(SmallVector<char, 0> &image, const T &value) {
+  const char *bytes = reinterpret_cast<const char *>(&value);
+  image.append(bytes, bytes + sizeof(T));
+}
+
+/// The image of `module`, or failure after a diagnostic.
+FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
+                                           spirv::ModuleOp spirvModule) {
+  SmallVector<uint32_t, 0> words;
+  if (failed(spirv::serialize(spirvModule, words)))
+    return failure();
+  auto records = module->getAttrOfType<DictionaryAttr>(kKernelRecordsAttrName);
+  if (!records)
+    return module.emitError() << "has no kernel records ('"
+                              << kKernelRecordsAttrName
+                              << "'): run gpumem-prepare-vulkan-kernels first";
+  SmallVector<char, 0> image;
+  GPUMemVulkanImage header = {GPUMEM_VULKAN_IMAGE_MAGIC,
+                              GPUMEM_VULKAN_ABI_VERSION,
+                              uint32_t(records.size()), uint32_t(words.size())};
+  append(image, header);
+  for (uint32_t word : words)
+    append(image, word);
+  for (NamedAttribute entry : records) {
+    auto array = dyn_cast<DenseI32ArrayAttr>(entry.getValue());
+    FailureOr<KernelRecord> record = failure();
+    if (array)
+      record = KernelRecord::fromAttr(array);
+    if (failed(record))
+      return module.emitError()
+             << "has a malformed kernel record for '" << entry.getName() << "'";
+    StringRef name = entry.getName().getValue();
+    record->header.nameBytes = name.size();
+    append(image, record->header);
+    image.append(name.begin(), name.end());
+    image.resize(llvm::alignTo(image.size(), 4), 0);
+    for (const GPUMemVulkanParam &param : record->params)
+      append(image, param);
+  }
+  return image;
+}
+
+} // namespace
+
+std::optional<SmallVector<char, 0>>
+VulkanTargetAttr::serializeToObject(Operation *op,
+                                    const gpu::TargetOptions &options) const {
+  auto module = dyn_cast<gpu::GPUModuleOp>(op);
+  if (!module) {
+    op->emitError() << "the vulkan target serializes gpu.module ops only";
+    return std::nullopt;
+  }
+  auto spirvModules = module.getOps<spirv::ModuleOp>();
+  if (llvm::range_size(spirvModules) != 1) {
+    module.emitError() << "must hold exactly one spirv.module for the vulkan "
+                          "target (run gpumem-convert-gpu-to-vulkan-spirv)";
+    return std::nullopt;
+  }
+  spirv::ModuleOp spirvModule = *spirvModules.begin();
+  if (options.getCompilationTarget() == gpu::CompilationTarget::Assembly) {
+    SmallVector<char, 0> text;
+    llvm::raw_svector_ostream os(text);
+    spirvModule.print(os);
+    return text;
+  }
+  FailureOr<SmallVector<char, 0>> image = buildImage(module, spirvModule);
+  if (failed(image))
+    return std::nullopt;
+  return std::move(*image);
+}
+
+Attribute
+VulkanTargetAttr::createObject(Operation *module,
+                               const SmallVector<char, 0> &object,
+                               const gpu::TargetOptions &options) const {
+  gpu::CompilationTarget format = options.getCompilationTarget();
+  if (format == gpu::CompilationTarget::Fatbin)
+    format = gpu::CompilationTarget::Binary;
+  MLIRContext *context = getContext();
+  return gpu::ObjectAttr::get(
+      context, *this, format,
+      StringAttr::get(context, StringRef(object.data(), object.size())),
+      nullptr, nullptr);
+}
