@@ -8,7 +8,8 @@
 // an llvm.mlir.global anywhere must have an LLVM-compatible type. Inside
 // device code (gpu.launch bodies, gpu.func bodies and functions of a
 // gpu.module), every memref.alloca and memref.alloc is checked against the
-// memory spaces it can live in.
+// memory spaces it can live in, and every gpu.func attribution must have a
+// static shape.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
@@ -36,6 +37,27 @@ bool isDeviceCode(Operation *op) {
 
 struct CheckDeviceCodePass
     : gpumem::impl::GPUMemCheckDeviceCodePassBase<CheckDeviceCodePass> {
+  /// Attributions are laid out at compile time: each needs a static shape.
+  /// Returns whether one did not.
+  static bool checkAttributions(gpu::GPUFuncOp func) {
+    auto check = [&](ArrayRef<BlockArgument> attributions, StringRef kind) {
+      for (auto [index, attribution] : llvm::enumerate(attributions)) {
+        auto type = dyn_cast<MemRefType>(attribution.getType());
+        if (type && type.hasStaticShape())
+          continue;
+        func.emitOpError()
+            << "has " << kind << " attribution " << index << " of type "
+            << attribution.getType()
+            << "; attributions need a static shape (a buffer sized at run "
+               "time is a memref.alloc or memref.alloca in the kernel)";
+        return true;
+      }
+      return false;
+    };
+    bool workgroup = check(func.getWorkgroupAttributions(), "workgroup");
+    return check(func.getPrivateAttributions(), "private") || workgroup;
+  }
+
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk([&](Operation *op) {
@@ -48,6 +70,10 @@ struct CheckDeviceCodePass
                           << ", outside any function; only functions and "
                              "globals belong there";
         failed = true;
+        return;
+      }
+      if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+        failed |= checkAttributions(func);
         return;
       }
       if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {

@@ -59,6 +59,10 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
   uint64_t total = 0;
   for (BlockArgument arg : kernel.getWorkgroupAttributions()) {
     auto type = cast<MemRefType>(arg.getType());
+    if (!type.hasStaticShape())
+      return kernel.emitOpError()
+             << "has a workgroup attribution of type " << type
+             << "; attributions need a static shape";
     total = llvm::alignTo(total, gpumem::getWorkgroupBufferAlignment(type, layout));
     offsets.push_back(total);
     total += gpumem::getWorkgroupBufferBytes(type, layout);

@@ -66,3 +66,23 @@ func.func @host() {
 func.func @main() {
   return
 }
+
+// -----
+
+// Attributions are laid out at compile time (found by fuzzing: the cpu and
+// NVIDIA lowerings computed the size of a dynamic shape).
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op has workgroup attribution 0 of type 'memref<?xf32, 3>'; attributions need a static shape}}
+  gpu.func @k() workgroup(%buf : memref<?xf32, 3>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op has private attribution 0 of type 'memref<?xi32, 5>'; attributions need a static shape}}
+  gpu.func @k() private(%buf : memref<?xi32, 5>) kernel {
+    gpu.return
+  }
+}

@@ -292,6 +292,10 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   SmallVector<int64_t> offsets;
   for (unsigned i = 0; i < numWorkgroup; ++i) {
     auto memref = cast<MemRefType>(entry.getArgument(firstAttribution + i).getType());
+    if (!memref.hasStaticShape())
+      return kernel.emitOpError()
+             << "has a workgroup attribution of type " << memref
+             << "; attributions need a static shape";
     arenaBytes = llvm::alignTo(arenaBytes, getWorkgroupBufferAlignment(memref, layout));
     offsets.push_back(arenaBytes);
     arenaBytes += getWorkgroupBufferBytes(memref, layout);
