@@ -12,7 +12,7 @@ Algorithm:
      the seed; how far along it a run gets depends on --seconds.
   3. --jobs worker threads take the mutants in that order: `gpumem-opt
      MUTANT` must exit 0 (verifier-valid), then the mutant goes through the
-     cpu, cuda (format=isa) and cuda-emu pipelines and, if it has
+     cpu, cuda (format=isa), cuda-emu and vulkan pipelines and, if it has
      func.func @main, `gpumem-run -v --target=cpu`.
   4. A finding is a signal death, a timeout, or a crash marker (LLVM ERROR,
      stack dump, assertion, UNREACHABLE) in the output; a normal `error:`
@@ -254,7 +254,8 @@ def check(build, path, text):
         return False, []
     commands = [("cpu", opt_cmd(build, path, "--gpumem-cpu-pipeline")),
                 ("cuda", opt_cmd(build, path, "--gpumem-cuda-pipeline=format=isa")),
-                ("cuda-emu", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline"))]
+                ("cuda-emu", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline")),
+                ("vulkan", opt_cmd(build, path, "--gpumem-vulkan-pipeline"))]
     if re.search(r"func\.func @main\b", text):
         commands.append(("run", [os.path.join(build, "bin", "gpumem-run"),
                                  "-v", "--target=cpu", path]))

@@ -16,6 +16,15 @@ gpu_programs() {
   done
 }
 
+# Why `target` does not run `program` (a path under the repository) with
+# the cpu target's output yet, from test/Integration/<Target>/unsupported.txt;
+# nothing when it does.
+unsupported_reason() { # root target program
+  local list="$1/test/Integration/${2^}/unsupported.txt"
+  [ -f "$list" ] || return 0
+  awk -v name="${3#$1/}" '$1 == name { $1 = ""; sub(/^ +/, ""); print }' "$list"
+}
+
 # How a program's host buffers reach its kernels: the --host-buffers=MODE
 # of its RUN line, else copy (the tools' default; docs/memory.md).
 host_buffers_mode() {

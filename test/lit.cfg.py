@@ -8,6 +8,9 @@
 #   cuda-emu  the cuda-emu target can run here: the NVIDIA device code of a
 #          program runs on the CPU runtime, which needs an x86-64 or AArch64
 #          host (Boost.Context's fibers); executed cuda-emu tests run.
+#   vulkan  gpumem's Vulkan runtime finds a Vulkan device (Mesa's lavapipe
+#          on a machine without a GPU): vulkan-executed tests run.
+#   spirv-val  SPIRV-Tools' validator is on $PATH.
 #   sanitize  gpumem was built with sanitizers (GPUMEM_SANITIZE); their
 #          options (GPUMEM_SANITIZER_ENVIRONMENT) are set for every test.
 
@@ -108,3 +111,34 @@ if cuda_device_usable():
     lit_config.note("CUDA device found: GPU-executed tests run")
 else:
     lit_config.note("no CUDA device: GPU-executed tests are unsupported")
+
+
+def vulkan_device_kind():
+    """gpumemVulkanDeviceKind() of the built runtime, in a child process
+    (the runtime may be instrumented, and needs the sanitizers preloaded)."""
+    runtime = os.path.join(config.gpumem_obj_root, "lib",
+                           "libgpumem_vulkan_runtime.so")
+    env = dict(os.environ)
+    for setting in config.environment.get("GPUMEM_UPSTREAM_RUNNER_ENV",
+                                          "").split():
+        name, value = setting.split("=", 1)
+        env[name] = value
+    probe = ("import ctypes, sys; "
+             "sys.exit(ctypes.CDLL(sys.argv[1]).gpumemVulkanDeviceKind())")
+    try:
+        return subprocess.run([sys.executable, "-c", probe, runtime], env=env,
+                              capture_output=True, timeout=60).returncode
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+
+
+import shutil
+import sys
+if vulkan_device_kind() in (1, 2):
+    config.available_features.add("vulkan")
+    lit_config.note("Vulkan device found: vulkan-executed tests run")
+else:
+    lit_config.note("no Vulkan device: vulkan-executed tests are unsupported")
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-val")
+

@@ -198,6 +198,9 @@ void gpumem::buildVulkanPipeline(OpPassManager &pm,
   target.subgroupSize = options.subgroupSize;
   target.maxSharedMemory = options.maxSharedMemory;
   pm.addPass(createGPUMemAttachVulkanTargetPass(target));
+  // Shaders need structured control flow: branches (from math-to-funcs'
+  // helpers, say) become scf loops and ifs first.
+  pm.addNestedPass<gpu::GPUModuleOp>(createLiftControlFlowToSCFPass());
   pm.addPass(createGPUMemConvertGPUToVulkanSPIRVPass());
   OpPassManager &spirvModule =
       pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();

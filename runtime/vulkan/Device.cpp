@@ -143,6 +143,22 @@ Device *create(const Instance &found, int index) {
     vk.vkGetPhysicalDeviceProperties2(device->physical, &properties);
     device->importAlignment = host.minImportedHostPointerAlignment;
   }
+  VkPhysicalDeviceSubgroupProperties subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 subgroupQuery{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  subgroupQuery.pNext = &subgroup;
+  vk.vkGetPhysicalDeviceProperties2(device->physical, &subgroupQuery);
+  device->subgroupSize = subgroup.subgroupSize;
+  // The 64- and 16-bit types the vulkan target's capabilities allow, where
+  // the device has them (a kernel using one it lacks fails to compile in
+  // the driver).
+  VkPhysicalDeviceFeatures supported{};
+  vk.vkGetPhysicalDeviceFeatures(device->physical, &supported);
+  VkPhysicalDeviceFeatures enabled{};
+  enabled.shaderInt64 = supported.shaderInt64;
+  enabled.shaderFloat64 = supported.shaderFloat64;
+  enabled.shaderInt16 = supported.shaderInt16;
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue.queueFamilyIndex = device->queueFamily;
@@ -151,6 +167,7 @@ Device *create(const Instance &found, int index) {
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
+  info.pEnabledFeatures = &enabled;
   info.enabledExtensionCount = uint32_t(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
   VkResult result =

@@ -21,6 +21,7 @@ struct Device {
   /// VK_EXT_external_memory_host is enabled (mgpuMemHostRegister).
   bool hostImport;
   VkDeviceSize importAlignment; ///< minImportedHostPointerAlignment
+  uint32_t subgroupSize;        ///< VkPhysicalDeviceSubgroupProperties'
 };
 
 /// The device, created on first use: the index mgpuSetDefaultDevice gave,

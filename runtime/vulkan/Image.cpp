@@ -99,7 +99,8 @@ void checkParams(const KernelRecord &kernel, size_t size) {
               "kernel '%s' has %u bytes of push constants: the block "
               "size needs 12, and the size must be a multiple of 4 up to %u",
               name, header.pushConstantBytes, maxPushConstantBytes);
-  if (header.flags & ~uint32_t(GPUMEM_VULKAN_DYNAMIC_SHARED))
+  if (header.flags & ~uint32_t(GPUMEM_VULKAN_DYNAMIC_SHARED |
+                               GPUMEM_VULKAN_SUBGROUP_SIZE_MASK))
     malformed(size, "kernel '%s' has unknown flags 0x%x", name, header.flags);
   std::vector<bool> taken(header.pushConstantBytes, false);
   std::fill(taken.begin(), taken.begin() + 12, true);

@@ -65,6 +65,13 @@ uint32_t checkLimits(const Kernel &kernel, const int64_t grid[3],
             limits.maxComputeWorkGroupCount[0],
             limits.maxComputeWorkGroupCount[1],
             limits.maxComputeWorkGroupCount[2]);
+  uint32_t subgroupSize = (header.flags & GPUMEM_VULKAN_SUBGROUP_SIZE_MASK) >>
+                          GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT;
+  if (subgroupSize && subgroupSize != device().subgroupSize)
+    fatal("kernel '%s' was compiled for subgroups of %u threads, but this "
+          "device's subgroups have %u (compile with the pipeline option "
+          "subgroup-size=%u, and shuffle widths to match)",
+          name, subgroupSize, device().subgroupSize, device().subgroupSize);
   if (smem < 0)
     fatal("kernel '%s': negative dynamic shared memory size %d", name, smem);
   bool dynamic = header.flags & GPUMEM_VULKAN_DYNAMIC_SHARED;

@@ -4,6 +4,8 @@
   gpumem-objects ptx  FILE          print the PTX of every `format=isa` object
   gpumem-objects smem FILE          print each kernel's shared memory bytes
   gpumem-objects extract FILE DIR   write every object to DIR
+  gpumem-objects spirv FILE DIR     write the SPIR-V module of every vulkan
+                                    image to DIR (NAME.spv; for spirv-val)
 
 FILE may be '-' for standard input. `smem` asks `ptxas -v` (from $CUDA_HOME,
 /usr/local/cuda or $PATH) when it exists and says so; without ptxas it sums
@@ -11,6 +13,7 @@ the `.shared` declarations of the PTX, which is a module-wide upper bound.
 """
 import os
 import re
+import struct
 import shutil
 import subprocess
 import sys
@@ -102,8 +105,21 @@ def declared_smem(ptx):
     return total
 
 
+VULKAN_IMAGE_MAGIC = 0x4b564d47  # include/gpumem/Runtime/VulkanKernelABI.h
+
+
+def vulkan_spirv(image):
+    """The SPIR-V bytes of a vulkan-target image, or None."""
+    if len(image) < 16:
+        return None
+    magic, _, _, words = struct.unpack_from('<4I', image)
+    if magic != VULKAN_IMAGE_MAGIC or 16 + 4 * words > len(image):
+        return None
+    return image[16:16 + 4 * words]
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ('ptx', 'smem', 'extract'):
+    if len(argv) < 3 or argv[1] not in ('ptx', 'smem', 'extract', 'spirv'):
         sys.exit(__doc__)
     text = sys.stdin.read() if argv[2] == '-' else open(argv[2]).read()
     found = list(objects(text))
@@ -114,6 +130,17 @@ def main(argv):
             if kind == 'assembly':
                 sys.stdout.write('// gpu.binary @%s (%s)\n' % (name, chip))
                 sys.stdout.write(data.decode())
+        return
+    if argv[1] == 'spirv':
+        os.makedirs(argv[3], exist_ok=True)
+        for name, label, kind, data in found:
+            spirv = vulkan_spirv(data) if label == 'vulkan' else None
+            if spirv is None:
+                continue
+            path = os.path.join(argv[3], '%s.spv' % name)
+            with open(path, 'wb') as f:
+                f.write(spirv)
+            print(path)
         return
     if argv[1] == 'extract':
         os.makedirs(argv[3], exist_ok=True)

@@ -228,7 +228,10 @@ def GPUMemPrepareVulkanKernelsPass
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::spirv::SPIRVDialect"];
 }
 
 def GPUMemConvertGPUToVulkanSPIRVPass

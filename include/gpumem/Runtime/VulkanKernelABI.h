@@ -81,8 +81,13 @@ typedef struct GPUMemVulkanImage {
 
 enum GPUMemVulkanKernelFlags {
   /* The kernel has the dynamic workgroup array. */
-  GPUMEM_VULKAN_DYNAMIC_SHARED = 1u << 0
+  GPUMEM_VULKAN_DYNAMIC_SHARED = 1u << 0,
+  /* Bits 8-15: the subgroup size the kernel's subgroup operations assume
+   * (shuffle widths, reductions), 0 when it has none. The runtime refuses
+   * to run it on a device whose subgroups differ. */
+  GPUMEM_VULKAN_SUBGROUP_SIZE_MASK = 0xff00u
 };
+#define GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT 8
 
 typedef struct GPUMemVulkanKernel {
   uint32_t nameBytes;

@@ -280,6 +280,7 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
   populateMathToSPIRVPatterns(converter, patterns);
   populateMemRefToSPIRVPatterns(converter, patterns);
   populateFuncToSPIRVPatterns(converter, patterns);
+  populateBuiltinFuncToSPIRVPatterns(converter, patterns);
   index::populateIndexToSPIRVPatterns(converter, patterns);
   ub::populateUBToSPIRVConversionPatterns(converter, patterns);
   populateAffineToStdConversionPatterns(patterns);

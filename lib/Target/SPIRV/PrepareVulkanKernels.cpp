@@ -26,12 +26,17 @@
 #include "VulkanKernelRecords.h"
 #include "gpumem/Conversion/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -143,9 +148,19 @@ Value linearIndex(OpBuilder &builder, Location loc,
   return linear;
 }
 
+/// Whether `op` depends on the subgroup size.
+bool isSubgroupOp(Operation *op) {
+  return isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::SubgroupSizeOp,
+             gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::NumSubgroupsOp,
+             gpu::AllReduceOp, gpu::SubgroupBroadcastOp>(op);
+}
+
 class KernelPreparer {
 public:
-  KernelPreparer(gpu::GPUFuncOp kernel) : kernel(kernel) {}
+  /// `subgroupSize`: what the kernel's subgroup operations assume, or 0
+  /// when it has none.
+  KernelPreparer(gpu::GPUFuncOp kernel, uint32_t subgroupSize)
+      : kernel(kernel), subgroupSize(subgroupSize) {}
 
   /// Prepares the kernel and returns its record, or fails after a
   /// diagnostic.
@@ -160,6 +175,7 @@ private:
   void retypeRoots();
 
   gpu::GPUFuncOp kernel;
+  uint32_t subgroupSize;
   KernelRecord record;
   llvm::DenseSet<Value> roots;
   SmallVector<BlockArgument> bufferRoots;
@@ -175,6 +191,7 @@ FailureOr<KernelRecord> KernelPreparer::run() {
       failed(checkRootUses()))
     return failure();
   retypeRoots();
+  record.header.flags |= subgroupSize << GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT;
   record.header.bindingCount = bufferRoots.size();
   record.header.pushConstantBytes = llvm::alignTo(pushOffset, 4);
   record.header.paramCount = record.params.size();
@@ -440,17 +457,130 @@ struct PrepareVulkanKernelsPass
 
 } // namespace
 
+/// scf.index_switch (what lift-cf-to-scf makes of a multi-way branch) as a
+/// chain of scf.if, which SPIR-V's structured selection can express.
+struct IndexSwitchToIfs : OpRewritePattern<scf::IndexSwitchOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::IndexSwitchOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Builds the chain from case `i` on; the default region ends it.
+    std::function<void(unsigned, OpBuilder &, Region &)> fill =
+        [&](unsigned i, OpBuilder &builder, Region &into) {
+          Region &from = i < op.getNumCases() ? op.getCaseRegions()[i]
+                                              : op.getDefaultRegion();
+          IRMapping mapping;
+          from.cloneInto(&into, mapping);
+        };
+    std::function<ValueRange(unsigned, OpBuilder &)> chain =
+        [&](unsigned i, OpBuilder &builder) -> ValueRange {
+      Value key = arith::ConstantIndexOp::create(builder, loc, op.getCases()[i]);
+      Value matches = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, op.getArg(), key);
+      auto ifOp = scf::IfOp::create(builder, loc, op.getResultTypes(), matches,
+                                    /*withElseRegion=*/true);
+      ifOp.getThenRegion().front().erase();
+      fill(i, builder, ifOp.getThenRegion());
+      ifOp.getElseRegion().front().erase();
+      if (i + 1 < op.getNumCases()) {
+        Block *elseBlock = builder.createBlock(&ifOp.getElseRegion());
+        OpBuilder inner = OpBuilder::atBlockEnd(elseBlock);
+        ValueRange results = chain(i + 1, inner);
+        scf::YieldOp::create(inner, loc, results);
+      } else {
+        fill(i + 1, builder, ifOp.getElseRegion());
+      }
+      builder.setInsertionPointAfter(ifOp);
+      return ifOp.getResults();
+    };
+    if (op.getNumCases() == 0) {
+      // Only the default region: inline it.
+      Block &body = op.getDefaultRegion().front();
+      auto yield = cast<scf::YieldOp>(body.getTerminator());
+      SmallVector<Value> results(yield.getOperands());
+      rewriter.inlineBlockBefore(&body, op);
+      rewriter.eraseOp(yield);
+      rewriter.replaceOp(op, results);
+      return success();
+    }
+    OpBuilder builder(op);
+    ValueRange results = chain(0, builder);
+    rewriter.replaceOp(op, SmallVector<Value>(results));
+    return success();
+  }
+};
+
+/// Gives every branch edge its own predecessor block: SPIR-V's OpPhi names
+/// predecessor blocks, so a terminator reaching one block twice (cf.switch
+/// cases or both arms of cf.cond_br) would make invalid SPIR-V. The second
+/// and later edges go through a new block that only branches on.
+static void splitRepeatedEdges(gpu::GPUModuleOp module) {
+  SmallVector<Operation *> terminators;
+  module.walk([&](Operation *op) {
+    if (op->getNumSuccessors() > 1)
+      terminators.push_back(op);
+  });
+  for (Operation *terminator : terminators) {
+    llvm::SmallPtrSet<Block *, 4> seen;
+    for (unsigned i = 0, e = terminator->getNumSuccessors(); i < e; ++i) {
+      Block *target = terminator->getSuccessor(i);
+      if (seen.insert(target).second)
+        continue;
+      auto branch = cast<BranchOpInterface>(terminator);
+      Block *forward = new Block();
+      forward->insertBefore(target);
+      SmallVector<Value> arguments;
+      for (BlockArgument arg : target->getArguments())
+        arguments.push_back(forward->addArgument(arg.getType(), arg.getLoc()));
+      OpBuilder builder = OpBuilder::atBlockEnd(forward);
+      cf::BranchOp::create(builder, terminator->getLoc(), target, arguments);
+      (void)branch;
+      terminator->setSuccessor(forward, i);
+    }
+  }
+}
+
 FailureOr<DictionaryAttr>
 gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
+  {
+    RewritePatternSet patterns(module.getContext());
+    patterns.add<IndexSwitchToIfs>(module.getContext());
+    // Among them, scf.if with yield-only regions becomes arith.select:
+    // upstream's SPIR-V conversion would branch twice to one block.
+    scf::IfOp::getCanonicalizationPatterns(patterns, module.getContext());
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return module.emitError() << "scf.index_switch did not settle";
+  }
   SmallVector<NamedAttribute> records;
+  // Device functions are not traced per kernel: one that uses subgroups
+  // marks every kernel of the module.
+  auto usesSubgroups = [](Operation *root) {
+    return root->walk([](Operation *op) {
+                 return isSubgroupOp(op) ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+               }).wasInterrupted();
+  };
+  bool functionsUseSubgroups = false;
+  for (Operation &op : module.getOps())
+    if (!isa<gpu::GPUFuncOp>(op) || !cast<gpu::GPUFuncOp>(op).isKernel())
+      functionsUseSubgroups |= usesSubgroups(&op);
+  spirv::ResourceLimitsAttr limits =
+      spirv::lookupTargetEnvOrDefault(module).getResourceLimits();
   for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
     if (!kernel.isKernel())
       continue;
-    FailureOr<KernelRecord> record = KernelPreparer(kernel).run();
+    uint32_t subgroupSize = 0;
+    if (functionsUseSubgroups || usesSubgroups(kernel))
+      subgroupSize = limits.getSubgroupSize();
+    FailureOr<KernelRecord> record =
+        KernelPreparer(kernel, subgroupSize).run();
     if (failed(record))
       return failure();
     records.emplace_back(kernel.getNameAttr(),
                          record->toAttr(module.getContext()));
   }
+  // Last: the greedy rewrites above merge forwarding blocks back.
+  splitRepeatedEdges(module);
   return DictionaryAttr::get(module.getContext(), records);
 }

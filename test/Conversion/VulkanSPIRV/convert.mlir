@@ -1,0 +1,31 @@
+// RUN: gpumem-opt %s --gpumem-convert-gpu-to-vulkan-spirv | FileCheck %s
+
+// The kernel becomes a parameterless entry point: the push-constant block
+// (block size at 0, 4 and 8, then the arguments at their offsets), a
+// storage buffer at set 0 binding 0, a Workgroup variable for the
+// attribution. The original kernel stays as an llvm.func stub for launches.
+// CHECK-LABEL: gpu.module @m
+// CHECK: spirv.module @__spv__m
+// CHECK-DAG: spirv.GlobalVariable @__gpumem_push_k : !spirv.ptr<!spirv.struct<(i32 [0], i32 [4], i32 [8], i32 [16], i32 [20], i32 [24], f32 [28])>, PushConstant>
+// CHECK-DAG: spirv.GlobalVariable @__gpumem_buffer_k_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+// CHECK-DAG: spirv.GlobalVariable @__gpumem_workgroup_k_0 : !spirv.ptr<!spirv.struct<(!spirv.array<8 x f32>)>, Workgroup>
+// CHECK: spirv.func @k() "None" attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [8, 1, 1]>}
+// CHECK: spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>
+// CHECK: llvm.func @k() attributes {gpu.kernel}
+// CHECK-NOT: gpu.func
+module attributes {gpu.container_module} {
+  gpu.module @m [#gpumem.vulkan] attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>} {
+    gpu.func @k(%a: memref<8xf32>, %s: f32)
+        workgroup(%w: memref<8xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<8xf32>
+      %x = arith.mulf %v, %s : f32
+      memref.store %x, %w[%i] : memref<8xf32, 3>
+      gpu.barrier
+      %y = memref.load %w[%i] : memref<8xf32, 3>
+      memref.store %y, %a[%i] : memref<8xf32>
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// RUN: gpumem-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(gpu.module(gpumem-prepare-vulkan-kernels))'
+
+// The block size becomes the shader's LocalSize: it must be known.
+gpu.module @m {
+  // expected-error @below {{has no known block size}}
+  gpu.func @k(%a: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{argument 0 has type 'i8', which the vulkan target cannot pass to a kernel}}
+  gpu.func @k(%a: i8) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{argument 0 is a memref of 'index'; vulkan buffers hold 16-, 32- or 64-bit integers and floats}}
+  gpu.func @k(%a: memref<4xindex>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{argument 0 is a memref in memory space #gpu.address_space<workgroup>; a vulkan kernel takes global memory}}
+  gpu.func @k(%a: memref<4xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error @below {{'memref.alloca' op of type 'memref<?xi32>' in a vulkan kernel needs a static shape}}
+    %a = memref.alloca(%n) : memref<?xi32>
+    %i = arith.constant 0 : index
+    %v = arith.constant 1 : i32
+    memref.store %v, %a[%i] : memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<4xf32>, %b: memref<4xf32>, %c: i1) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %i = arith.constant 0 : index
+    %m = arith.select %c, %a, %b : memref<4xf32>
+    // expected-error @below {{'memref.load' op accesses a memref the vulkan target cannot trace to its buffer}}
+    %v = memref.load %m[%i] : memref<4xf32>
+    memref.store %v, %a[%i] : memref<4xf32>
+    gpu.return
+  }
+}

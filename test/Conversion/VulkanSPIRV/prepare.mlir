@@ -1,0 +1,28 @@
+// RUN: gpumem-opt %s --pass-pipeline='builtin.module(gpu.module(gpumem-prepare-vulkan-kernels))' | FileCheck %s
+
+// A 2-D memref argument becomes a 1-D buffer (binding 0) and push-constant
+// offset, sizes and strides; the access indexes the buffer at its base
+// offset plus the linearized index; the workgroup attribution becomes 1-D.
+// The records: 1 binding, 40 bytes of push constants, 64 bytes of
+// workgroup memory; parameters IGNORED, BUFFER (4-byte elements),
+// BUFFER_OFFSET at 16, INDEX at 20..32, SCALAR f32 at 36.
+// CHECK-LABEL: gpu.module @m
+// CHECK-SAME: gpumem.vulkan_kernels = {k = array<i32: 1, 40, 0, 64, 0, 0, 0, 0, 0, 0, 1, 0, 4, 0, 0, 0, 2, 0, 0, 16, 0, 0, 3, 0, 0, 20, 0, 0, 3, 0, 0, 24, 0, 0, 3, 0, 0, 28, 0, 0, 3, 0, 0, 32, 0, 0, 4, 0, 0, 36, 4, 4>}
+// CHECK: gpu.func @k(%[[S:.*]]: f32 {gpumem.push_offset = 36 : i32}, %[[BUF:.*]]: memref<?xf32, #gpu.address_space<global>> {gpumem.binding = 0 : i32}, %[[OFF:.*]]: index {gpumem.push_offset = 16 : i32}, %{{.*}}: index {gpumem.push_offset = 20 : i32}, %{{.*}}: index {gpumem.push_offset = 24 : i32}, %[[STRIDE0:.*]]: index {gpumem.push_offset = 28 : i32}, %{{.*}}: index {gpumem.push_offset = 32 : i32})
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]>
+// CHECK: %[[ROW:.*]] = arith.muli %[[I:.*]], %[[STRIDE0]]
+// CHECK: %[[LIN:.*]] = arith.addi %[[OFF]], %{{.*}}
+// CHECK: memref.load %[[BUF]][%[[LIN]]] : memref<?xf32, #gpu.address_space<global>>
+// CHECK: memref.store %{{.*}}, %[[WG]][%{{.*}}] : memref<16xf32, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @k(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %s: f32)
+      workgroup(%w: memref<4x4xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    %v = memref.load %a[%i, %i] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+    %x = arith.addf %v, %s : f32
+    memref.store %x, %w[%i, %i] : memref<4x4xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
