@@ -217,6 +217,45 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
   return success();
 }
 
+/// gpu.block_dim of a kernel whose block size is known only at launch: the
+/// push constants' first three words (the runtime writes the launch's block
+/// size there). Kernels with a known size get upstream's constants.
+class BlockDimFromPushConstants final
+    : public OpConversionPattern<gpu::BlockDimOp> {
+public:
+  BlockDimFromPushConstants(const TypeConverter &converter,
+                            MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/20) {}
+
+  LogicalResult
+  matchAndRewrite(gpu::BlockDimOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto function = op->getParentOfType<spirv::FuncOp>();
+    auto abi = function ? function->getAttrOfType<spirv::EntryPointABIAttr>(
+                              spirv::getEntryPointABIAttrName())
+                        : nullptr;
+    if (!abi || abi.getWorkgroupSize())
+      return failure();
+    auto module = function->getParentOfType<spirv::ModuleOp>();
+    auto push = module.lookupSymbol<spirv::GlobalVariableOp>(
+        ("__gpumem_push_" + function.getName()).str());
+    if (!push)
+      return failure();
+    Location loc = op.getLoc();
+    Value block = spirv::AddressOfOp::create(rewriter, loc, push);
+    Value index = spirv::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        rewriter.getI32IntegerAttr(int32_t(op.getDimension())));
+    Value field = spirv::AccessChainOp::create(rewriter, loc, block, index);
+    Value size = spirv::LoadOp::create(rewriter, loc, field);
+    Type indexType = getTypeConverter()->convertType(op.getType());
+    if (indexType != size.getType())
+      size = spirv::UConvertOp::create(rewriter, loc, indexType, size);
+    rewriter.replaceOp(op, size);
+    return success();
+  }
+};
+
 /// Empties the original gpu.module but for `keep`: each kernel becomes an
 /// empty llvm.func marked gpu.kernel, which launches may name without the
 /// verifier comparing their operands (expanded by the host lowering) with
@@ -271,7 +310,8 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
       SPIRVConversionTarget::get(targetEnv);
   SPIRVTypeConverter converter(targetEnv);
   RewritePatternSet patterns(context);
-  patterns.add<KernelToEntryPoint>(converter, context);
+  patterns.add<KernelToEntryPoint, BlockDimFromPushConstants>(converter,
+                                                              context);
   populateGPUToSPIRVPatterns(converter, patterns);
   ScfToSPIRVContext scfContext;
   populateSCFToSPIRVPatterns(converter, scfContext, patterns);

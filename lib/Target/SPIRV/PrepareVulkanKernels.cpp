@@ -3,8 +3,9 @@
 // memref access addressed from a one-dimensional root.
 //
 // For each kernel:
-//  1. Its block size must be known (known_block_size): it becomes the
-//     entry point's LocalSize (spirv.entry_point_abi).
+//  1. A known block size (known_block_size) becomes the entry point's
+//     LocalSize (spirv.entry_point_abi); without one, gpu.block_dim reads
+//     the push constants.
 //  2. Roots. A memref argument becomes a `memref<?xT>` buffer plus index
 //     arguments for offset, sizes and strides; workgroup and private
 //     attributions and static private allocas become `memref<NxT>`. Each
@@ -155,6 +156,23 @@ bool isSubgroupOp(Operation *op) {
              gpu::AllReduceOp, gpu::SubgroupBroadcastOp>(op);
 }
 
+/// memref.dim of a view: the view's size (from the push constants for a
+/// buffer's dynamic dimension).
+struct DimOfReinterpretCast : OpRewritePattern<memref::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(memref::DimOp op,
+                                PatternRewriter &rewriter) const override {
+    auto view = op.getSource().getDefiningOp<memref::ReinterpretCastOp>();
+    std::optional<int64_t> dim = op.getConstantIndex();
+    if (!view || !dim || *dim < 0 || *dim >= view.getType().getRank())
+      return failure();
+    OpFoldResult size = view.getMixedSizes()[*dim];
+    rewriter.replaceOp(op, asValue(rewriter, op.getLoc(), size));
+    return success();
+  }
+};
+
 class KernelPreparer {
 public:
   /// `subgroupSize`: what the kernel's subgroup operations assume, or 0
@@ -199,14 +217,14 @@ FailureOr<KernelRecord> KernelPreparer::run() {
 }
 
 LogicalResult KernelPreparer::setEntryPoint() {
+  // A known block size is the LocalSize (gpu.block_dim folds to it); else
+  // the entry point has none and gpu.block_dim reads the push constants.
+  // Either way the launch's size reaches the shader as the specialization
+  // the serializer adds (WorkgroupSizeSpecialization.h).
   std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
-  if (!block)
-    return kernel.emitOpError()
-           << "has no known block size; the vulkan target compiles the "
-              "block size into the shader: launch the kernel with constant "
-              "block sizes";
   kernel->setAttr(spirv::getEntryPointABIAttrName(),
-                  spirv::getEntryPointABIAttr(kernel.getContext(), *block));
+                  spirv::getEntryPointABIAttr(kernel.getContext(),
+                                              block.value_or(ArrayRef<int32_t>())));
   return success();
 }
 
@@ -357,6 +375,7 @@ LogicalResult KernelPreparer::expandViews() {
   RewritePatternSet patterns(kernel.getContext());
   memref::populateExpandStridedMetadataPatterns(patterns);
   memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  patterns.add<DimOfReinterpretCast>(kernel.getContext());
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
                                                      kernel.getContext());
   if (failed(applyPatternsGreedily(kernel, std::move(patterns))))

@@ -3,13 +3,16 @@
 //
 // The gpu.module holds one spirv.module (gpumem-convert-gpu-to-vulkan-spirv
 // put it there) and the kernels' launch records (VulkanKernelRecords.h).
-// The SPIR-V module is serialized with upstream's serializer and wrapped in
+// The SPIR-V module is serialized with upstream's serializer, its workgroup
+// size made the specialization constants the runtime sets at pipeline
+// creation (WorkgroupSizeSpecialization.h), and wrapped in
 // the image of include/gpumem/Runtime/VulkanKernelABI.h: header, SPIR-V
 // words, then each kernel's record and parameters. `format=isa` gives the
 // SPIR-V module as text instead, for inspection.
 //===----------------------------------------------------------------------===//
 
 #include "VulkanKernelRecords.h"
+#include "WorkgroupSizeSpecialization.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -65,6 +68,9 @@ FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
   SmallVector<uint32_t, 0> words;
   if (failed(spirv::serialize(spirvModule, words)))
     return failure();
+  if (!specializeWorkgroupSize(words))
+    return module.emitError()
+           << "cannot add the block-size specialization to its SPIR-V";
   auto records = module->getAttrOfType<DictionaryAttr>(kKernelRecordsAttrName);
   if (!records)
     return module.emitError() << "has no kernel records ('"

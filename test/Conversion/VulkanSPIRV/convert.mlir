@@ -13,6 +13,14 @@
 // CHECK: spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>
 // CHECK: llvm.func @k() attributes {gpu.kernel}
 // CHECK-NOT: gpu.func
+
+// A block size known only at launch: no LocalSize (the serializer adds the
+// WorkgroupSize specialization), gpu.block_dim reads push constant word 1.
+// CHECK-LABEL: gpu.module @dynamic
+// CHECK: spirv.func @k() "None" attributes {spirv.entry_point_abi = #spirv.entry_point_abi<>}
+// CHECK: %[[ONE:.*]] = spirv.Constant 1 : i32
+// CHECK: %[[WORD:.*]] = spirv.AccessChain %{{.*}}[%[[ONE]]] : !spirv.ptr<!spirv.struct<(i32 [0], i32 [4], i32 [8], i32 [16], i32 [20], i32 [24])>, PushConstant>, i32
+// CHECK: spirv.Load "PushConstant" %[[WORD]] : i32
 module attributes {gpu.container_module} {
   gpu.module @m [#gpumem.vulkan] attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>} {
     gpu.func @k(%a: memref<8xf32>, %s: f32)
@@ -25,6 +33,15 @@ module attributes {gpu.container_module} {
       gpu.barrier
       %y = memref.load %w[%i] : memref<8xf32, 3>
       memref.store %y, %a[%i] : memref<8xf32>
+      gpu.return
+    }
+  }
+  gpu.module @dynamic [#gpumem.vulkan] attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>} {
+    gpu.func @k(%a: memref<?xi32>) kernel {
+      %i = gpu.thread_id x
+      %n = gpu.block_dim y
+      %v = arith.index_cast %n : index to i32
+      memref.store %v, %a[%i] : memref<?xi32>
       gpu.return
     }
   }

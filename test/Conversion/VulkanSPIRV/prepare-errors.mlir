@@ -1,16 +1,6 @@
 // RUN: gpumem-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(gpu.module(gpumem-prepare-vulkan-kernels))'
 
-// The block size becomes the shader's LocalSize: it must be known.
-gpu.module @m {
-  // expected-error @below {{has no known block size}}
-  gpu.func @k(%a: memref<4xf32>) kernel {
-    gpu.return
-  }
-}
-
-// -----
-
 gpu.module @m {
   // expected-error @below {{argument 0 has type 'i8', which the vulkan target cannot pass to a kernel}}
   gpu.func @k(%a: i8) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
