@@ -10,6 +10,7 @@
 // bitcode, for inspection.
 //===----------------------------------------------------------------------===//
 
+#include "../TargetObject.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -190,13 +191,6 @@ CPUTargetAttr::serializeToObject(Operation *module,
 Attribute CPUTargetAttr::createObject(Operation *module,
                                       const SmallVector<char, 0> &object,
                                       const gpu::TargetOptions &options) const {
-  gpu::CompilationTarget format = options.getCompilationTarget();
   // A fat binary means nothing on the host: it is the shared object.
-  if (format == gpu::CompilationTarget::Fatbin)
-    format = gpu::CompilationTarget::Binary;
-  MLIRContext *context = getContext();
-  return gpu::ObjectAttr::get(
-      context, *this, format,
-      StringAttr::get(context, StringRef(object.data(), object.size())),
-      nullptr, nullptr);
+  return makeTargetObject(*this, object, options);
 }

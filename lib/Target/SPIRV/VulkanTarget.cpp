@@ -11,6 +11,7 @@
 // SPIR-V module as text instead, for inspection.
 //===----------------------------------------------------------------------===//
 
+#include "../TargetObject.h"
 #include "VulkanKernelRecords.h"
 #include "WorkgroupSizeSpecialization.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
@@ -135,12 +136,5 @@ Attribute
 VulkanTargetAttr::createObject(Operation *module,
                                const SmallVector<char, 0> &object,
                                const gpu::TargetOptions &options) const {
-  gpu::CompilationTarget format = options.getCompilationTarget();
-  if (format == gpu::CompilationTarget::Fatbin)
-    format = gpu::CompilationTarget::Binary;
-  MLIRContext *context = getContext();
-  return gpu::ObjectAttr::get(
-      context, *this, format,
-      StringAttr::get(context, StringRef(object.data(), object.size())),
-      nullptr, nullptr);
+  return makeTargetObject(*this, object, options);
 }
