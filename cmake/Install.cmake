@@ -1,7 +1,8 @@
 # What `cmake --install` puts under the prefix, for projects that use gpumem:
 #   bin/                     gpumem-opt, gpumem-run, gpumem-compile
 #   lib/                     the runtimes (libgpumem_cpu_runtime.so,
-#                            libgpumem_cuda_runtime.so, libgpumem_runner_utils.so)
+#                            libgpumem_cuda_runtime.so,
+#                            libgpumem_vulkan_runtime.so, libgpumem_runner_utils.so)
 #                            and the compiler's static libraries
 #   include/gpumem/          headers, .td files and their TableGen'd .inc files
 #   lib/cmake/gpumem/        gpumemConfig.cmake: find_package(gpumem)
@@ -30,8 +31,8 @@ set_target_properties(gpumem-opt gpumem-run gpumem-compile PROPERTIES
   INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(TARGETS gpumem-opt gpumem-run gpumem-compile
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_runner_utils
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_vulkan_runtime
+  gpumem_runner_utils LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(GPUMEM_SANITIZE)
   install(TARGETS gpumem_sanitizer_defaults
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
