@@ -204,8 +204,10 @@ def GPUMemPrepareVulkanKernelsPass
     - workgroup attributions and private `memref.alloca`s of static shape
       become one-dimensional the same way (allocas get the private space);
     - views are expanded into their strided metadata, and every
-      `memref.load`, `memref.store` and `memref.atomic_rmw` is rewritten to
-      index its root with the linearized offset.
+      `memref.load`, `memref.store`, `memref.atomic_rmw` and
+      `memref.generic_atomic_rmw` is rewritten to index its root with the
+      linearized offset (float `atomic_rmw` kinds become generic ones, which
+      the conversion turns into compare-and-swap loops on integers).
 
     The launch's parameters (the host lowering passes a memref as its
     descriptor fields) are recorded as GPUMemVulkanParam records on the

@@ -18,6 +18,7 @@
 //     never see device code.
 //===----------------------------------------------------------------------===//
 
+#include "VulkanAtomics.h"
 #include "VulkanKernelRecords.h"
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
@@ -324,6 +325,7 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
   index::populateIndexToSPIRVPatterns(converter, patterns);
   ub::populateUBToSPIRVConversionPatterns(converter, patterns);
   populateAffineToStdConversionPatterns(patterns);
+  populateGenericAtomicToSPIRVPatterns(converter, patterns);
   if (failed(applyFullConversion(clone, *target, std::move(patterns))))
     return failure();
 

@@ -24,6 +24,7 @@
 //     constants from offset 16, buffers as bindings 0, 1, ...
 //===----------------------------------------------------------------------===//
 
+#include "VulkanAtomics.h"
 #include "VulkanKernelRecords.h"
 #include "gpumem/Conversion/Passes.h"
 
@@ -386,7 +387,8 @@ LogicalResult KernelPreparer::expandViews() {
 LogicalResult KernelPreparer::linearizeAccesses() {
   SmallVector<Operation *> accesses;
   kernel.walk([&](Operation *op) {
-    if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(op))
+    if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
+            memref::GenericAtomicRMWOp>(op))
       accesses.push_back(op);
   });
   for (Operation *op : accesses) {
@@ -396,9 +398,18 @@ LogicalResult KernelPreparer::linearizeAccesses() {
       memref = load.getMemRef(), indices = load.getIndices();
     else if (auto store = dyn_cast<memref::StoreOp>(op))
       memref = store.getMemRef(), indices = store.getIndices();
-    else {
-      auto atomic = cast<memref::AtomicRMWOp>(op);
+    else if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op))
       memref = atomic.getMemref(), indices = atomic.getIndices();
+    else {
+      auto generic = cast<memref::GenericAtomicRMWOp>(op);
+      memref = generic.getMemref(), indices = generic.getIndices();
+      // Logical SPIR-V cannot view a float element as the integer a
+      // compare-and-swap needs.
+      if (!generic.getMemref().getType().getElementType().isSignlessInteger())
+        return op->emitOpError()
+               << "on " << generic.getMemref().getType().getElementType()
+               << " elements is not supported by the vulkan target yet "
+                  "(float atomics other than through integers)";
     }
     OpBuilder builder(op);
     Value root, linear;
@@ -419,7 +430,8 @@ LogicalResult KernelPreparer::linearizeAccesses() {
       linear = arith::AddIOp::create(builder, op->getLoc(), base, linear);
     op->setOperand(isa<memref::StoreOp, memref::AtomicRMWOp>(op) ? 1 : 0,
                    root);
-    unsigned firstIndex = isa<memref::LoadOp>(op) ? 1 : 2;
+    unsigned firstIndex =
+        isa<memref::LoadOp, memref::GenericAtomicRMWOp>(op) ? 1 : 2;
     op->setOperands(firstIndex, op->getNumOperands() - firstIndex, linear);
   }
   // Views and metadata nobody reads any more.
@@ -431,7 +443,8 @@ LogicalResult KernelPreparer::linearizeAccesses() {
 LogicalResult KernelPreparer::checkRootUses() {
   for (Value root : roots)
     for (Operation *user : root.getUsers()) {
-      if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(user))
+      if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
+              memref::GenericAtomicRMWOp>(user))
         continue;
       if (isa<memref::ExtractStridedMetadataOp>(user) && user->use_empty())
         continue;
@@ -568,6 +581,10 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
     // Among them, scf.if with yield-only regions becomes arith.select:
     // upstream's SPIR-V conversion would branch twice to one block.
     scf::IfOp::getCanonicalizationPatterns(patterns, module.getContext());
+    // And allocas sized by constants get their static shape.
+    memref::AllocaOp::getCanonicalizationPatterns(patterns, module.getContext());
+    // Float atomics become generic ones (compare-and-swap loops later).
+    populateFloatAtomicsToGenericPatterns(patterns);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
       return module.emitError() << "scf.index_switch did not settle";
   }

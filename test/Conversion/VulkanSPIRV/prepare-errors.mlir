@@ -29,12 +29,14 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+  gpu.func @k(%n: index, %out: memref<1xi32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     // expected-error @below {{'memref.alloca' op of type 'memref<?xi32>' in a vulkan kernel needs a static shape}}
     %a = memref.alloca(%n) : memref<?xi32>
     %i = arith.constant 0 : index
     %v = arith.constant 1 : i32
     memref.store %v, %a[%i] : memref<?xi32>
+    %w = memref.load %a[%i] : memref<?xi32>
+    memref.store %w, %out[%i] : memref<1xi32>
     gpu.return
   }
 }
@@ -48,6 +50,18 @@ gpu.module @m {
     // expected-error @below {{'memref.load' op accesses a memref the vulkan target cannot trace to its buffer}}
     %v = memref.load %m[%i] : memref<4xf32>
     memref.store %v, %a[%i] : memref<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<4xf32>, %x: f32) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %i = arith.constant 0 : index
+    // expected-error @below {{'memref.generic_atomic_rmw' op on 'f32' elements is not supported by the vulkan target yet}}
+    %old = memref.atomic_rmw addf %x, %a[%i] : (f32, memref<4xf32>) -> f32
+    memref.store %old, %a[%i] : memref<4xf32>
     gpu.return
   }
 }

@@ -26,3 +26,21 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// An alloca sized by a constant is static (a Function variable of 8 words);
+// the view of it is indexed directly.
+// CHECK-LABEL: gpu.module @constant_alloca
+// CHECK: %[[A:.*]] = memref.alloca() : memref<8xi32, #gpu.address_space<private>>
+// CHECK: memref.store %{{.*}}, %[[A]][%{{.*}}] : memref<8xi32, #gpu.address_space<private>>
+gpu.module @constant_alloca {
+  gpu.func @k(%out: memref<8xi32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c8 = arith.constant 8 : index
+    %i = gpu.thread_id x
+    %a = memref.alloca(%c8) : memref<?xi32>
+    %v = arith.constant 7 : i32
+    memref.store %v, %a[%i] : memref<?xi32>
+    %w = memref.load %a[%i] : memref<?xi32>
+    memref.store %w, %out[%i] : memref<8xi32>
+    gpu.return
+  }
+}
