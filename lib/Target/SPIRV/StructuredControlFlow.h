@@ -1,0 +1,27 @@
+//===----------------------------------------------------------------------===//
+// Control flow shaped for upstream's SPIR-V conversion (the algorithm is in
+// StructuredControlFlow.cpp).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_LIB_TARGET_SPIRV_STRUCTUREDCONTROLFLOW_H
+#define GPUMEM_LIB_TARGET_SPIRV_STRUCTUREDCONTROLFLOW_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace gpumem::vulkan {
+
+/// scf.index_switch as a chain of scf.if, and scf.if's canonicalizations
+/// (yield-only regions become arith.select). Rewrite patterns.
+void populateStructuredControlFlowPatterns(mlir::RewritePatternSet &patterns);
+
+/// Gives every branch edge of `module` its own predecessor block. Run it
+/// after any greedy rewrite, which would merge the forwarding blocks back.
+void splitRepeatedEdges(mlir::gpu::GPUModuleOp module);
+
+} // namespace gpumem::vulkan
+
+#endif // GPUMEM_LIB_TARGET_SPIRV_STRUCTUREDCONTROLFLOW_H
