@@ -27,6 +27,7 @@
 #include "VulkanAtomics.h"
 #include "StructuredControlFlow.h"
 #include "VulkanKernelRecords.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 #include "gpumem/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -490,8 +491,36 @@ struct PrepareVulkanKernelsPass
 
 } // namespace
 
+/// Ops the vulkan target has no lowering for yet, refused with gpumem's
+/// message rather than the conversion's "failed to legalize".
+static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
+  WalkResult walk = module.walk([](Operation *op) {
+    StringRef what;
+    if (isa<gpu::PrintfOp>(op))
+      what = "gpu.printf";
+    else if (isa<cf::AssertOp>(op))
+      what = "cf.assert";
+    else if (isa<gpu::DynamicSharedMemoryOp>(op))
+      what = "dynamic shared memory (gpu.dynamic_shared_memory, or a "
+             "workgroup allocation sized at run time)";
+    else if (auto global = dyn_cast<memref::GlobalOp>(op);
+             global && gpumem::isWorkgroupMemorySpace(
+                                   global.getType().getMemorySpace()))
+      what = "workgroup memory of a device function (a workgroup "
+             "memref.global)";
+    else
+      return WalkResult::advance();
+    op->emitOpError() << "is not supported by the vulkan target yet: " << what
+                      << " has no Vulkan lowering (docs/vulkan.md)";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 FailureOr<DictionaryAttr>
 gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
+  if (failed(checkSupportedOps(module)))
+    return failure();
   {
     RewritePatternSet patterns(module.getContext());
     populateStructuredControlFlowPatterns(patterns);

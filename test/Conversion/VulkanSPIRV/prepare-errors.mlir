@@ -65,3 +65,42 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// What has no Vulkan lowering yet is named, rather than left to the
+// conversion's "failed to legalize".
+gpu.module @m {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error @below {{'gpu.printf' op is not supported by the vulkan target yet: gpu.printf has no Vulkan lowering}}
+    gpu.printf "hello\n"
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%c: i1) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error @below {{'cf.assert' op is not supported by the vulkan target yet: cf.assert has no Vulkan lowering}}
+    cf.assert %c, "no"
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error @below {{'gpu.dynamic_shared_memory' op is not supported by the vulkan target yet: dynamic shared memory}}
+    %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{'memref.global' op is not supported by the vulkan target yet: workgroup memory of a device function}}
+  memref.global "private" @buf : memref<16xf32, #gpu.address_space<workgroup>>
+}
