@@ -22,6 +22,7 @@
 #include "VulkanKernelRecords.h"
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
@@ -54,30 +55,22 @@ namespace {
 /// Both spellings of gpu memory spaces, and none, as Vulkan storage
 /// classes: what a kernel reads as global memory is a storage buffer.
 std::optional<spirv::StorageClass> vulkanStorageClass(Attribute space) {
-  if (!space)
+  switch (gpumem::getAddressSpaceNumber(space)) {
+  case 0:
+  case 1:
     return spirv::StorageClass::StorageBuffer;
-  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
-    switch (gpuSpace.getValue()) {
-    case gpu::AddressSpace::Global:
-      return spirv::StorageClass::StorageBuffer;
-    case gpu::AddressSpace::Workgroup:
-      return spirv::StorageClass::Workgroup;
-    case gpu::AddressSpace::Private:
-      return spirv::StorageClass::Function;
-    }
+  case 3:
+    return spirv::StorageClass::Workgroup;
+  case 5:
+    return spirv::StorageClass::Function;
+  default:
+    return spirv::mapMemorySpaceToVulkanStorageClass(space);
   }
-  if (auto number = dyn_cast<IntegerAttr>(space)) {
-    switch (number.getInt()) {
-    case 0:
-    case 1:
-      return spirv::StorageClass::StorageBuffer;
-    case 3:
-      return spirv::StorageClass::Workgroup;
-    case 5:
-      return spirv::StorageClass::Function;
-    }
-  }
-  return spirv::mapMemorySpaceToVulkanStorageClass(space);
+}
+
+/// The push-constant block of kernel `kernel`.
+std::string pushConstantsName(StringRef kernel) {
+  return ("__gpumem_push_" + kernel).str();
 }
 
 /// A kernel as an entry point with gpumem's Vulkan ABI.
@@ -138,7 +131,7 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
   rewriter.setInsertionPoint(kernel);
   auto push = spirv::GlobalVariableOp::create(
       rewriter, loc, TypeAttr::get(pushType),
-      rewriter.getStringAttr("__gpumem_push_" + name.str()));
+      rewriter.getStringAttr(pushConstantsName(name)));
 
   // Globals for buffers and workgroup attributions.
   SmallVector<spirv::GlobalVariableOp> globals(
@@ -239,7 +232,7 @@ public:
       return failure();
     auto module = function->getParentOfType<spirv::ModuleOp>();
     auto push = module.lookupSymbol<spirv::GlobalVariableOp>(
-        ("__gpumem_push_" + function.getName()).str());
+        pushConstantsName(function.getName()));
     if (!push)
       return failure();
     Location loc = op.getLoc();

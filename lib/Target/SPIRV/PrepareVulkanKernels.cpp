@@ -235,7 +235,6 @@ LogicalResult KernelPreparer::makeRoots() {
   MLIRContext *context = kernel.getContext();
   Block &entry = kernel.getBody().front();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-  Location loc = kernel.getLoc();
   IntegerType i32 = IntegerType::get(context, 32);
   auto allocatePush = [&](unsigned bytes) {
     pushOffset = llvm::alignTo(pushOffset, bytes);
@@ -251,8 +250,7 @@ LogicalResult KernelPreparer::makeRoots() {
     Type type = arg.getType();
     if (auto memref = dyn_cast<MemRefType>(type)) {
       Attribute space = memref.getMemorySpace();
-      if (space && space != globalSpace(context) &&
-          !(isa<IntegerAttr>(space) && cast<IntegerAttr>(space).getInt() == 1))
+      if (space && gpumem::getAddressSpaceNumber(space) != 1)
         return kernel.emitOpError()
                << "argument " << i << " is a memref in memory space " << space
                << "; a vulkan kernel takes global memory";
