@@ -93,17 +93,20 @@ std::set<std::string> entryPoints(const std::vector<uint32_t> &spirv,
 void checkParams(const KernelRecord &kernel, size_t size) {
   const GPUMemVulkanKernel &header = kernel.header;
   const char *name = kernel.name.c_str();
-  if (header.pushConstantBytes < 12 || header.pushConstantBytes % 4 ||
+  if (header.pushConstantBytes < GPUMEM_VULKAN_PUSH_PARAMS ||
+      header.pushConstantBytes % 4 ||
       header.pushConstantBytes > maxPushConstantBytes)
     malformed(size,
-              "kernel '%s' has %u bytes of push constants: the block "
-              "size needs 12, and the size must be a multiple of 4 up to %u",
-              name, header.pushConstantBytes, maxPushConstantBytes);
+              "kernel '%s' has %u bytes of push constants: the block size "
+              "and the dynamic shared bytes need %u, and the size must be a "
+              "multiple of 4 up to %u",
+              name, header.pushConstantBytes, GPUMEM_VULKAN_PUSH_PARAMS,
+              maxPushConstantBytes);
   if (header.flags & ~uint32_t(GPUMEM_VULKAN_DYNAMIC_SHARED |
                                GPUMEM_VULKAN_SUBGROUP_SIZE_MASK))
     malformed(size, "kernel '%s' has unknown flags 0x%x", name, header.flags);
   std::vector<bool> taken(header.pushConstantBytes, false);
-  std::fill(taken.begin(), taken.begin() + 12, true);
+  std::fill(taken.begin(), taken.begin() + GPUMEM_VULKAN_PUSH_PARAMS, true);
   std::vector<int> buffers(header.bindingCount, -1),
       offsets(header.bindingCount, -1);
   for (size_t i = 0; i < kernel.params.size(); ++i) {

@@ -130,8 +130,8 @@ struct Arguments {
   std::vector<VkDescriptorBufferInfo> buffers;
 };
 
-Arguments collect(const Kernel &kernel, const int64_t block[3], void **params,
-                  const VkPhysicalDeviceLimits &limits) {
+Arguments collect(const Kernel &kernel, const int64_t block[3], int32_t smem,
+                  void **params, const VkPhysicalDeviceLimits &limits) {
   const char *name = kernel.record.name.c_str();
   const GPUMemVulkanKernel &header = kernel.record.header;
   Arguments arguments;
@@ -141,6 +141,8 @@ Arguments collect(const Kernel &kernel, const int64_t block[3], void **params,
     uint32_t size = uint32_t(block[d]);
     std::memcpy(&arguments.push[d * 4], &size, 4);
   }
+  std::memcpy(&arguments.push[GPUMEM_VULKAN_PUSH_DYNAMIC_SHARED_BYTES], &smem,
+              4);
   // Elements from each binding's buffer start to its memref's pointer.
   std::vector<int64_t> elements(header.bindingCount, 0);
   std::vector<bool> offsetTaken(header.bindingCount, false);
@@ -268,7 +270,7 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   const int64_t block[3] = {blockX, blockY, blockZ};
   const VkPhysicalDeviceLimits &limits = device().properties.limits;
   uint32_t words = checkLimits(kernel, grid, block, smem, limits);
-  Arguments arguments = collect(kernel, block, params, limits);
+  Arguments arguments = collect(kernel, block, smem, params, limits);
   VkPipeline pipeline = pipelineFor(
       kernel, {uint32_t(blockX), uint32_t(blockY), uint32_t(blockZ), words});
   VkDescriptorSet set = VK_NULL_HANDLE;

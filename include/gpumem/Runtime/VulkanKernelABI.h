@@ -34,7 +34,9 @@
  *     `pushBytes` (an i1 is a 32-bit value in SPIR-V);
  *   - the allocated pointer is ignored.
  * The push constants start with the block size, three uint32_t at offset 0
- * (gpu.block_dim reads them); parameters follow from offset
+ * (gpu.block_dim reads them), then the launch's dynamic shared-memory bytes
+ * at GPUMEM_VULKAN_PUSH_DYNAMIC_SHARED_BYTES (memref.dim of
+ * gpu.dynamic_shared_memory reads it); parameters follow from offset
  * GPUMEM_VULKAN_PUSH_PARAMS.
  *
  * Block size. The SPIR-V module's LocalSize of each entry point is a
@@ -69,7 +71,9 @@ extern "C" {
 #define GPUMEM_VULKAN_SPEC_BLOCK_Z 2
 #define GPUMEM_VULKAN_SPEC_DYNAMIC_SHARED_WORDS 3
 
-/* Byte offset of the first parameter in the push constants. */
+/* Byte offset of the launch's dynamic shared-memory bytes (uint32_t) and
+ * of the first parameter in the push constants. */
+#define GPUMEM_VULKAN_PUSH_DYNAMIC_SHARED_BYTES 12
 #define GPUMEM_VULKAN_PUSH_PARAMS 16
 
 typedef struct GPUMemVulkanImage {

@@ -18,6 +18,8 @@
 //     never see device code.
 //===----------------------------------------------------------------------===//
 
+#include "DynamicWorkgroupMemory.h"
+#include "SpecializationPatches.h"
 #include "VulkanAtomics.h"
 #include "VulkanKernelRecords.h"
 #include "gpumem/Conversion/Passes.h"
@@ -102,6 +104,8 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
     unsigned argument;
   };
   SmallVector<Member> members = {{0, i32, ~0u}, {4, i32, ~0u}, {8, i32, ~0u}};
+  // The dynamic shared bytes at offset 12 are a member only when an
+  // argument reads them.
   unsigned numInputs = kernel.getNumArguments();
   for (unsigned i = 0; i < numInputs; ++i) {
     auto offset = kernel.getArgAttrOfType<IntegerAttr>(i, kPushOffsetAttrName);
@@ -148,15 +152,21 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
         ("__gpumem_buffer_" + name + "_" + Twine(binding.getInt())).str(), 0,
         binding.getInt());
   }
+  // The dynamic array's name tells the serializer which to size by
+  // specialization (SpecializationPatches.h).
+  auto dynamicShared =
+      kernel->getAttrOfType<IntegerAttr>(kDynamicSharedAttrName);
   for (auto [index, attribution] :
        llvm::enumerate(kernel.getWorkgroupAttributions())) {
     Type type = converter.convertType(attribution.getType());
     if (!type)
       return rewriter.notifyMatchFailure(kernel, "unconvertible attribution");
+    std::string variable =
+        dynamicShared && dynamicShared.getInt() == int64_t(index)
+            ? (kDynamicSharedVariablePrefix + name).str()
+            : ("__gpumem_workgroup_" + name + "_" + Twine(index)).str();
     globals[attribution.getArgNumber()] = spirv::GlobalVariableOp::create(
-        rewriter, loc, TypeAttr::get(type),
-        rewriter.getStringAttr("__gpumem_workgroup_" + name.str() + "_" +
-                               std::to_string(index)));
+        rewriter, loc, TypeAttr::get(type), rewriter.getStringAttr(variable));
   }
 
   SmallVector<std::pair<unsigned, Type>> privates;

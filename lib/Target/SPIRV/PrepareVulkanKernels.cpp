@@ -24,6 +24,7 @@
 //     constants from offset 16, buffers as bindings 0, 1, ...
 //===----------------------------------------------------------------------===//
 
+#include "DynamicWorkgroupMemory.h"
 #include "VulkanAtomics.h"
 #include "StructuredControlFlow.h"
 #include "VulkanKernelRecords.h"
@@ -190,8 +191,11 @@ public:
 private:
   LogicalResult setEntryPoint();
   LogicalResult makeRoots();
+  LogicalResult makeDynamicSharedRoots();
   LogicalResult expandViews();
   LogicalResult linearizeAccesses();
+  LogicalResult lowerDynamicSharedAccesses();
+  LogicalResult resolveWorkgroupAddresses();
   LogicalResult checkRootUses();
   void retypeRoots();
 
@@ -203,13 +207,24 @@ private:
   /// The element offset of each buffer root, added to every index into it.
   llvm::DenseMap<Value, Value> bufferBase;
   SmallVector<Value> allocaRoots;
+  /// Notional addresses of workgroup arrays (what
+  /// memref.extract_aligned_pointer_as_index returns): the static ones
+  /// in order, each 16-byte aligned, then the dynamic array.
+  llvm::DenseMap<Value, int64_t> workgroupAddress;
+  int64_t dynamicSharedAddress = 0;
+  DynamicSharedRoots dynamicShared;
   uint32_t pushOffset = GPUMEM_VULKAN_PUSH_PARAMS;
 };
 
 FailureOr<KernelRecord> KernelPreparer::run() {
   if (failed(setEntryPoint()) || failed(makeRoots()) ||
-      failed(expandViews()) || failed(linearizeAccesses()) ||
-      failed(checkRootUses()))
+      failed(makeDynamicSharedRoots()) || failed(expandViews()) ||
+      failed(linearizeAccesses()) || failed(lowerDynamicSharedAccesses()))
+    return failure();
+  // Views and metadata nobody reads any more.
+  IRRewriter rewriter(kernel.getContext());
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  if (failed(resolveWorkgroupAddresses()) || failed(checkRootUses()))
     return failure();
   retypeRoots();
   record.header.flags |= subgroupSize << GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT;
@@ -223,7 +238,7 @@ LogicalResult KernelPreparer::setEntryPoint() {
   // A known block size is the LocalSize (gpu.block_dim folds to it); else
   // the entry point has none and gpu.block_dim reads the push constants.
   // Either way the launch's size reaches the shader as the specialization
-  // the serializer adds (WorkgroupSizeSpecialization.h).
+  // the serializer adds (SpecializationPatches.h).
   std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
   kernel->setAttr(spirv::getEntryPointABIAttrName(),
                   spirv::getEntryPointABIAttr(kernel.getContext(),
@@ -327,7 +342,7 @@ LogicalResult KernelPreparer::makeRoots() {
     return kernel.emitOpError() << "cannot rewrite its arguments";
 
   // Attributions and allocas of static shape become flat.
-  uint64_t sharedBytes = 0;
+  uint64_t sharedBytes = 0, address = 0;
   for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
     auto type = cast<MemRefType>(attribution.getType());
     if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -336,8 +351,12 @@ LogicalResult KernelPreparer::makeRoots() {
              << "has a workgroup attribution of type " << type
              << "; the vulkan target needs a static shape, the identity "
                 "layout and integer or float elements";
-    sharedBytes += type.getNumElements() *
-                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    uint64_t bytes = type.getNumElements() *
+                     llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    address = llvm::alignTo(address, 16);
+    workgroupAddress[attribution] = address;
+    address += bytes;
+    sharedBytes += bytes;
     flattenStatic(builder, attribution, attribution.getLoc());
     roots.insert(attribution);
   }
@@ -352,6 +371,7 @@ LogicalResult KernelPreparer::makeRoots() {
     roots.insert(attribution);
   }
   record.header.staticSharedBytes = sharedBytes;
+  dynamicSharedAddress = llvm::alignTo(address, 16);
 
   WalkResult walk = kernel.walk([&](memref::AllocaOp alloca) {
     MemRefType type = alloca.getType();
@@ -434,9 +454,43 @@ LogicalResult KernelPreparer::linearizeAccesses() {
         isa<memref::LoadOp, memref::GenericAtomicRMWOp>(op) ? 1 : 2;
     op->setOperands(firstIndex, op->getNumOperands() - firstIndex, linear);
   }
-  // Views and metadata nobody reads any more.
-  IRRewriter rewriter(kernel.getContext());
-  (void)runRegionDCE(rewriter, kernel->getRegions());
+  return success();
+}
+
+LogicalResult KernelPreparer::makeDynamicSharedRoots() {
+  FailureOr<DynamicSharedRoots> made = gpumem::vulkan::makeDynamicSharedRoots(
+      kernel, GPUMEM_VULKAN_PUSH_DYNAMIC_SHARED_BYTES);
+  if (failed(made))
+    return failure();
+  dynamicShared = std::move(*made);
+  if (!dynamicShared.words)
+    return success();
+  record.header.flags |= GPUMEM_VULKAN_DYNAMIC_SHARED;
+  roots.insert(dynamicShared.words);
+  for (Value view : dynamicShared.views)
+    roots.insert(view);
+  return success();
+}
+
+LogicalResult KernelPreparer::lowerDynamicSharedAccesses() {
+  if (!dynamicShared.words)
+    return success();
+  for (Value view : dynamicShared.views)
+    roots.erase(view);
+  return gpumem::vulkan::lowerDynamicSharedAccesses(dynamicShared,
+                                                    dynamicSharedAddress);
+}
+
+LogicalResult KernelPreparer::resolveWorkgroupAddresses() {
+  for (auto [root, address] : workgroupAddress)
+    for (Operation *user : llvm::make_early_inc_range(root.getUsers()))
+      if (auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+        OpBuilder builder(pointer);
+        pointer.replaceAllUsesWith(
+            arith::ConstantIndexOp::create(builder, pointer.getLoc(), address)
+                .getResult());
+        pointer.erase();
+      }
   return success();
 }
 
@@ -498,9 +552,6 @@ static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
       what = "gpu.printf";
     else if (isa<cf::AssertOp>(op))
       what = "cf.assert";
-    else if (isa<gpu::DynamicSharedMemoryOp>(op))
-      what = "dynamic shared memory (gpu.dynamic_shared_memory, or a "
-             "workgroup allocation sized at run time)";
     else if (auto global = dyn_cast<memref::GlobalOp>(op);
              global && gpumem::isWorkgroupMemorySpace(
                                    global.getType().getMemorySpace()))

@@ -5,7 +5,7 @@
 // put it there) and the kernels' launch records (VulkanKernelRecords.h).
 // The SPIR-V module is serialized with upstream's serializer, its workgroup
 // size made the specialization constants the runtime sets at pipeline
-// creation (WorkgroupSizeSpecialization.h), and wrapped in
+// creation (SpecializationPatches.h), and wrapped in
 // the image of include/gpumem/Runtime/VulkanKernelABI.h: header, SPIR-V
 // words, then each kernel's record and parameters. `format=isa` gives the
 // SPIR-V module as text instead, for inspection.
@@ -13,7 +13,7 @@
 
 #include "../TargetObject.h"
 #include "VulkanKernelRecords.h"
-#include "WorkgroupSizeSpecialization.h"
+#include "SpecializationPatches.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -69,6 +69,10 @@ FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
   SmallVector<uint32_t, 0> words;
   if (failed(spirv::serialize(spirvModule, words)))
     return failure();
+  if (!specializeDynamicSharedArrays(words))
+    return module.emitError()
+           << "cannot size its dynamic workgroup arrays by specialization in "
+              "its SPIR-V";
   if (!specializeWorkgroupSize(words))
     return module.emitError()
            << "cannot add the block-size specialization to its SPIR-V";

@@ -44,3 +44,57 @@ gpu.module @constant_alloca {
     gpu.return
   }
 }
+
+// Dynamic shared memory becomes a word array (the last workgroup
+// attribution, named by gpumem.vulkan_dynamic_shared; the serializer sizes
+// it by specialization); flags = 1 (GPUMEM_VULKAN_DYNAMIC_SHARED).
+// memref.dim reads the launch's bytes from push offset 12. An f32 view at
+// byte 16 is the words 4 + i, bitcast; an i64 view at byte 64 the words
+// 16 + 2i and 17 + 2i, low word first. The static buffer (64 bytes) has the
+// notional address 0 and the dynamic array 64.
+// CHECK-LABEL: gpu.module @dynamic
+// CHECK-SAME: gpumem.vulkan_kernels = {k = array<i32: 1, 28, 1, 64
+// CHECK: gpu.func @k(%[[OUT:.*]]: memref<?xi64, #gpu.address_space<global>> {gpumem.binding = 0 : i32}, %{{.*}}: index {gpumem.push_offset = 16 : i32}, %{{.*}}: index {gpumem.push_offset = 20 : i32}, %{{.*}}: index {gpumem.push_offset = 24 : i32}, %[[BYTES:.*]]: index {gpumem.push_offset = 12 : i32})
+// CHECK-SAME: workgroup(%[[ST:.*]] : memref<16xf32, #gpu.address_space<workgroup>>, %[[WORDS:.*]] : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: gpumem.vulkan_dynamic_shared = 1 : i32
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[W0:.*]] = arith.shrui %[[C16]], %{{.*}} : index
+// CHECK: %[[W:.*]] = arith.addi %[[W0]], %{{.*}} : index
+// CHECK: %[[BITS:.*]] = memref.load %[[WORDS]][%[[W]]] : memref<1xi32, #gpu.address_space<workgroup>>
+// CHECK: arith.bitcast %[[BITS]] : i32 to f32
+// CHECK: %[[D0:.*]] = arith.shrui %[[C64]], %{{.*}} : index
+// CHECK: %[[D1:.*]] = arith.shli %{{.*}}, %{{.*}} : index
+// CHECK: %[[D:.*]] = arith.addi %[[D0]], %[[D1]] : index
+// CHECK: %[[HIGH:.*]] = arith.shrui %{{.*}}, %{{.*}} : i64
+// CHECK: %[[LOW:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK: memref.store %[[LOW]], %[[WORDS]][%[[D]]]
+// CHECK: %[[DN:.*]] = arith.addi %[[D]], %{{.*}} : index
+// CHECK: %[[HIGH32:.*]] = arith.trunci %[[HIGH]] : i64 to i32
+// CHECK: memref.store %[[HIGH32]], %[[WORDS]][%[[DN]]]
+// CHECK: %[[ADDR:.*]] = arith.constant 64 : index
+// CHECK: arith.addi %[[ADDR]], %[[C64]] : index
+// CHECK: arith.index_cast %[[BYTES]] : index to i64
+gpu.module @dynamic {
+  gpu.func @k(%out: memref<4xi64>)
+      workgroup(%st: memref<16xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %i = gpu.thread_id x
+    %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %f = memref.view %d[%c16][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+    %l = memref.view %d[%c64][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xi64, #gpu.address_space<workgroup>>
+    %x = memref.load %f[%i] : memref<4xf32, #gpu.address_space<workgroup>>
+    %xi = arith.fptosi %x : f32 to i64
+    memref.store %xi, %l[%i] : memref<4xi64, #gpu.address_space<workgroup>>
+    %p = memref.extract_aligned_pointer_as_index %l : memref<4xi64, #gpu.address_space<workgroup>> -> index
+    %pi = arith.index_cast %p : index to i64
+    %n = memref.dim %d, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+    %ni = arith.index_cast %n : index to i64
+    %s = arith.addi %pi, %ni : i64
+    memref.store %s, %out[%i] : memref<4xi64>
+    gpu.return
+  }
+}
