@@ -17,11 +17,12 @@
 //  2. lowerDynamicSharedAccesses, after linearization: element i of a
 //     placeholder of 4-byte T is the word s/4 + i (bitcast for f32); of
 //     8-byte T the words s/4 + 2i and the next, low word first; atomics
-//     must be on i32. The aligned pointer of a placeholder is the array's
+//     must be on i32 or f32 (through bitcasts, VulkanAtomics.h). The aligned pointer of a placeholder is the array's
 //     notional address plus s. Byte access is a located error.
 //===----------------------------------------------------------------------===//
 
 #include "DynamicWorkgroupMemory.h"
+#include "VulkanAtomics.h"
 #include "VulkanKernelRecords.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -276,12 +277,21 @@ gpumem::vulkan::lowerDynamicSharedAccesses(DynamicSharedRoots &roots,
           return failure();
         continue;
       }
+      if (auto generic = dyn_cast<memref::GenericAtomicRMWOp>(user);
+          generic && element.isF32()) {
+        OpBuilder builder(user);
+        Value index = wordIndex(builder, user->getLoc(), view,
+                                generic.getIndices().front(), element);
+        retypeFloatGenericAtomic(generic, roots.words, index);
+        continue;
+      }
       if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(user)) {
         if (!element.isInteger(32))
           return user->emitOpError()
                  << "on " << element
                  << " elements of dynamic shared memory is not supported by "
-                    "the vulkan target (atomics there are on i32 only)";
+                    "the vulkan target (atomics there are on i32 and f32 "
+                    "only)";
         // The memref is operand 1 of atomic_rmw, 0 of generic_atomic_rmw;
         // the single linear index follows it.
         unsigned memrefOperand = isa<memref::AtomicRMWOp>(user) ? 1 : 0;

@@ -224,7 +224,13 @@ FailureOr<KernelRecord> KernelPreparer::run() {
   // Views and metadata nobody reads any more.
   IRRewriter rewriter(kernel.getContext());
   (void)runRegionDCE(rewriter, kernel->getRegions());
-  if (failed(resolveWorkgroupAddresses()) || failed(checkRootUses()))
+  if (failed(resolveWorkgroupAddresses()))
+    return failure();
+  // Float atomics are compare-and-swap loops on the same bytes as integers.
+  for (Value root : roots)
+    if (failed(retypeFloatRootAsIntegers(root)))
+      return failure();
+  if (failed(checkRootUses()))
     return failure();
   retypeRoots();
   record.header.flags |= subgroupSize << GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT;
@@ -423,13 +429,18 @@ LogicalResult KernelPreparer::linearizeAccesses() {
     else {
       auto generic = cast<memref::GenericAtomicRMWOp>(op);
       memref = generic.getMemref(), indices = generic.getIndices();
-      // Logical SPIR-V cannot view a float element as the integer a
-      // compare-and-swap needs.
-      if (!generic.getMemref().getType().getElementType().isSignlessInteger())
+      Type element = generic.getMemref().getType().getElementType();
+      unsigned width = element.getIntOrFloatBitWidth();
+      if (!element.isSignlessInteger() && !element.isF32() && !element.isF64())
         return op->emitOpError()
-               << "on " << generic.getMemref().getType().getElementType()
-               << " elements is not supported by the vulkan target yet "
-                  "(float atomics other than through integers)";
+               << "on " << element
+               << " elements is not supported by the vulkan target (atomics "
+                  "on 32- and 64-bit integers and floats)";
+      if (width != 32 && width != 64)
+        return op->emitOpError()
+               << "on " << element
+               << " elements is not supported by the vulkan target (atomics "
+                  "on 32- and 64-bit integers and floats)";
     }
     OpBuilder builder(op);
     Value root, linear;

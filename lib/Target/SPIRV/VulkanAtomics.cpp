@@ -14,7 +14,10 @@
 // generic_atomic_rmw's result is. The scf.while is converted by the same
 // conversion (SCF-to-SPIR-V's structured loop). Integer elements only:
 // logical SPIR-V cannot view a float element as the integer a
-// compare-and-swap needs (gpumem-prepare-vulkan-kernels says so).
+// compare-and-swap needs, so gpumem-prepare-vulkan-kernels first retypes
+// the buffer or array a float generic_atomic_rmw updates to integers of the
+// same width (retypeFloatRootAsIntegers): its loads and stores bitcast, and
+// the atomic's body sees and yields floats through bitcasts.
 //===----------------------------------------------------------------------===//
 
 #include "VulkanAtomics.h"
@@ -24,6 +27,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -140,6 +144,71 @@ struct GenericAtomicToCASLoop
 };
 
 } // namespace
+
+void gpumem::vulkan::retypeFloatGenericAtomic(memref::GenericAtomicRMWOp op,
+                                              Value integers,
+                                              ValueRange indices) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  Type floatType = op.getResult().getType();
+  Type integerType = cast<MemRefType>(integers.getType()).getElementType();
+  auto generic =
+      memref::GenericAtomicRMWOp::create(builder, loc, integers, indices);
+  OpBuilder body = OpBuilder::atBlockEnd(generic.getBody());
+  IRMapping mapping;
+  mapping.map(op.getCurrentValue(),
+              arith::BitcastOp::create(body, loc, floatType,
+                                       generic.getCurrentValue()));
+  for (Operation &nested : op.getBody()->without_terminator())
+    body.clone(nested, mapping);
+  auto yield = cast<memref::AtomicYieldOp>(op.getBody()->getTerminator());
+  Value updated = mapping.lookupOrDefault(yield.getResult());
+  memref::AtomicYieldOp::create(
+      body, loc, arith::BitcastOp::create(body, loc, integerType, updated));
+  builder.setInsertionPointAfter(generic);
+  Value previous =
+      arith::BitcastOp::create(builder, loc, floatType, generic.getResult());
+  op.getResult().replaceAllUsesWith(previous);
+  op.erase();
+}
+
+LogicalResult gpumem::vulkan::retypeFloatRootAsIntegers(Value root) {
+  auto type = cast<MemRefType>(root.getType());
+  Type floatType = type.getElementType();
+  if (!isa<FloatType>(floatType) ||
+      llvm::none_of(root.getUsers(), [](Operation *user) {
+        return isa<memref::GenericAtomicRMWOp>(user);
+      }))
+    return success();
+  MLIRContext *context = root.getContext();
+  Type integerType =
+      IntegerType::get(context, floatType.getIntOrFloatBitWidth());
+  root.setType(MemRefType::get(type.getShape(), integerType, type.getLayout(),
+                               type.getMemorySpace()));
+  for (Operation *user : llvm::make_early_inc_range(root.getUsers())) {
+    OpBuilder builder(user);
+    Location loc = user->getLoc();
+    if (auto load = dyn_cast<memref::LoadOp>(user)) {
+      Value bits =
+          memref::LoadOp::create(builder, loc, root, load.getIndices());
+      Value value = arith::BitcastOp::create(builder, loc, floatType, bits);
+      load.getResult().replaceAllUsesWith(value);
+      load.erase();
+    } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
+      store.getValueMutable().assign(arith::BitcastOp::create(
+          builder, loc, integerType, store.getValueToStore()));
+    } else if (auto generic = dyn_cast<memref::GenericAtomicRMWOp>(user)) {
+      retypeFloatGenericAtomic(generic, root, generic.getIndices());
+    } else if (!isa<memref::ExtractStridedMetadataOp>(user) ||
+               !user->use_empty()) {
+      return user->emitOpError()
+             << "uses a float memref that a float atomic updates in a way "
+                "the vulkan target does not support (only loads, stores and "
+                "atomics)";
+    }
+  }
+  return success();
+}
 
 void gpumem::vulkan::populateFloatAtomicsToGenericPatterns(
     RewritePatternSet &patterns) {

@@ -57,11 +57,12 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @k(%a: memref<4xf32>, %x: f32) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+  gpu.func @k(%a: memref<4xf16>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     %i = arith.constant 0 : index
-    // expected-error @below {{'memref.generic_atomic_rmw' op on 'f32' elements is not supported by the vulkan target yet}}
-    %old = memref.atomic_rmw addf %x, %a[%i] : (f32, memref<4xf32>) -> f32
-    memref.store %old, %a[%i] : memref<4xf32>
+    %x = arith.constant 1.0 : f16
+    // expected-error @below {{'memref.generic_atomic_rmw' op on 'f16' elements is not supported by the vulkan target (atomics on 32- and 64-bit integers and floats)}}
+    %old = memref.atomic_rmw addf %x, %a[%i] : (f16, memref<4xf16>) -> f16
+    memref.store %old, %a[%i] : memref<4xf16>
     gpu.return
   }
 }
@@ -122,7 +123,7 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
     %w = memref.view %d[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xi64, #gpu.address_space<workgroup>>
-    // expected-error @below {{'memref.atomic_rmw' op on 'i64' elements of dynamic shared memory is not supported by the vulkan target (atomics there are on i32 only)}}
+    // expected-error @below {{'memref.atomic_rmw' op on 'i64' elements of dynamic shared memory is not supported by the vulkan target (atomics there are on i32 and f32 only)}}
     %old = memref.atomic_rmw addi %x, %w[%c0] : (i64, memref<8xi64, #gpu.address_space<workgroup>>) -> i64
     gpu.return
   }

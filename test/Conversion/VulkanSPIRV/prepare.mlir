@@ -98,3 +98,28 @@ gpu.module @dynamic {
     gpu.return
   }
 }
+
+// A float atomic needs a compare-and-swap on integers: the buffer it
+// updates becomes i32, its load bitcasts, and the atomic's body sees and
+// yields floats through bitcasts.
+// CHECK-LABEL: gpu.module @float_atomic
+// CHECK: gpu.func @k(%[[BUF:.*]]: memref<?xi32, #gpu.address_space<global>> {gpumem.binding = 0 : i32}
+// CHECK: %[[BITS:.*]] = memref.load %[[BUF]][%{{.*}}] : memref<?xi32, #gpu.address_space<global>>
+// CHECK: %[[X:.*]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK: %[[OLD:.*]] = memref.generic_atomic_rmw %[[BUF]][%{{.*}}] : memref<?xi32, #gpu.address_space<global>> {
+// CHECK: ^bb0(%[[CUR:.*]]: i32):
+// CHECK:   %[[CURF:.*]] = arith.bitcast %[[CUR]] : i32 to f32
+// CHECK:   %[[SUM:.*]] = arith.addf %[[CURF]], %[[X]] : f32
+// CHECK:   %[[SUMI:.*]] = arith.bitcast %[[SUM]] : f32 to i32
+// CHECK:   memref.atomic_yield %[[SUMI]] : i32
+// CHECK: arith.bitcast %[[OLD]] : i32 to f32
+gpu.module @float_atomic {
+  gpu.func @k(%a: memref<8xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %i = gpu.thread_id x
+    %x = memref.load %a[%i] : memref<8xf32>
+    %old = memref.atomic_rmw addf %x, %a[%c0] : (f32, memref<8xf32>) -> f32
+    memref.store %old, %a[%i] : memref<8xf32>
+    gpu.return
+  }
+}
