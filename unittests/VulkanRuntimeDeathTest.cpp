@@ -131,22 +131,33 @@ TEST_F(VulkanRuntimeDeathTest, MalformedImage) {
               "image \\(magic 0x00000001, expected 0x4b564d47 \"GMVK\"\\)");
   EXPECT_EXIT(load({GPUMEM_VULKAN_IMAGE_MAGIC, 7, 0, 0}), ExitedWithCode(1),
               "^gpumem: error: mgpuModuleLoad: the Vulkan kernel image has "
-              "ABI version 7; this runtime reads version 1\n$");
-  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, 1, 0},
+              "ABI version 7; this runtime reads version 2\n$");
+  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0},
                   "the image header at byte 0 needs 16 bytes, 12 are left");
-  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, 1, 0, 0x40000000},
+  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0, 0x40000000},
                   "1073741824 SPIR-V words do not fit");
-  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, 1, 0, 1, 0x12345678},
+  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0, 1, 0x12345678},
                   "the SPIR-V module has no SPIR-V header");
-  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, 1, 0xffffffff, 5, 0x07230203,
+  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0xffffffff, 5, 0x07230203,
                    0x10300, 0, 10, 0},
                   "4294967295 kernel records do not fit");
   // A kernel that is no entry point of the SPIR-V.
   expectMalformed(buildImage(spirv, {plain}),
                   "kernel 'k' is not a GLCompute entry point");
+  // After the records: an optional site table, then nothing.
   std::vector<uint32_t> trailing = buildImage(spirv, {});
-  trailing.push_back(0);
-  expectMalformed(trailing, "4 bytes follow the last kernel record");
+  trailing.insert(trailing.end(), {0, 0});
+  expectMalformed(trailing, "4 bytes follow the site table");
+  std::vector<uint32_t> badSite = buildImage(spirv, {});
+  badSite.insert(badSite.end(), {1, 9, 0, 0, 0});
+  expectMalformed(badSite, "site 0 has unknown kind 9");
+  std::vector<uint32_t> badArgument = buildImage(spirv, {});
+  badArgument.insert(badArgument.end(),
+                     {1, GPUMEM_VULKAN_SITE_PRINTF, 1, 0, 0, 7});
+  expectMalformed(badArgument, "site 0 has an argument of unknown kind 7");
+  std::vector<uint32_t> longText = buildImage(spirv, {});
+  longText.insert(longText.end(), {1, GPUMEM_VULKAN_SITE_ASSERT, 0, 100, 0});
+  expectMalformed(longText, "site 0's text of 100 bytes does not fit");
   // A truncated record, and a name running past the end.
   std::vector<uint32_t> truncated = buildImage(spirv, {plain});
   truncated.resize(truncated.size() - 1);

@@ -5,7 +5,7 @@
 // it), then a pass over the SPIR-V instructions up to the first function
 // to collect the GLCompute entry point names, then the per-kernel checks of
 // the parameter records against the push constant block (a byte map of
-// which bytes are taken) and the bindings.
+// which bytes are taken) and the bindings, then the site table, if any.
 //===----------------------------------------------------------------------===//
 
 #include "Image.h"
@@ -103,6 +103,7 @@ void checkParams(const KernelRecord &kernel, size_t size) {
               name, header.pushConstantBytes, GPUMEM_VULKAN_PUSH_PARAMS,
               maxPushConstantBytes);
   if (header.flags & ~uint32_t(GPUMEM_VULKAN_DYNAMIC_SHARED |
+                               GPUMEM_VULKAN_DIAGNOSTICS |
                                GPUMEM_VULKAN_SUBGROUP_SIZE_MASK))
     malformed(size, "kernel '%s' has unknown flags 0x%x", name, header.flags);
   std::vector<bool> taken(header.pushConstantBytes, false);
@@ -173,6 +174,55 @@ void checkParams(const KernelRecord &kernel, size_t size) {
                 name, b);
 }
 
+/// Reads a string of `bytes` bytes, zero-padded to 4; `what` names it.
+std::string readText(Reader &reader, uint32_t bytes, const char *what,
+                     uint32_t site) {
+  uint64_t padded = (uint64_t(bytes) + 3) & ~uint64_t(3);
+  if (!reader.has(padded))
+    malformed(reader.size, "site %u's %s of %u bytes does not fit", site, what,
+              bytes);
+  std::string text(reinterpret_cast<const char *>(reader.data + reader.offset),
+                   bytes);
+  if (text.find('\0') != std::string::npos)
+    malformed(reader.size, "site %u's %s has a NUL byte", site, what);
+  reader.offset += padded;
+  return text;
+}
+
+/// The site table after the kernel records.
+std::vector<Site> readSites(Reader &reader) {
+  uint32_t count;
+  reader.read(&count, sizeof(count), "the site count");
+  if (count > (reader.size - reader.offset) / sizeof(GPUMemVulkanSite))
+    malformed(reader.size, "%u sites do not fit", count);
+  std::vector<Site> sites(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    GPUMemVulkanSite header;
+    reader.read(&header, sizeof(header), "a site");
+    Site &site = sites[i];
+    site.kind = header.kind;
+    if (header.kind != GPUMEM_VULKAN_SITE_PRINTF &&
+        header.kind != GPUMEM_VULKAN_SITE_ASSERT)
+      malformed(reader.size, "site %u has unknown kind %u", i, header.kind);
+    if (header.kind == GPUMEM_VULKAN_SITE_ASSERT && header.argCount)
+      malformed(reader.size, "assert site %u has %u arguments", i,
+                header.argCount);
+    if (!reader.has(uint64_t(header.argCount) * 4))
+      malformed(reader.size, "site %u's %u argument kinds do not fit", i,
+                header.argCount);
+    site.argKinds.resize(header.argCount);
+    reader.read(site.argKinds.data(), uint64_t(header.argCount) * 4,
+                "argument kinds");
+    for (uint32_t kind : site.argKinds)
+      if (kind < GPUMEM_VULKAN_ARG_INT32 || kind > GPUMEM_VULKAN_ARG_FLOAT64)
+        malformed(reader.size, "site %u has an argument of unknown kind %u",
+                  i, kind);
+    site.text = readText(reader, header.textBytes, "text", i);
+    site.location = readText(reader, header.locationBytes, "location", i);
+  }
+  return sites;
+}
+
 } // namespace
 
 Image parseImage(const void *data, size_t size) {
@@ -240,8 +290,9 @@ Image parseImage(const void *data, size_t size) {
     checkParams(kernel, size);
   }
   if (reader.offset != size)
-    malformed(size, "%zu bytes follow the last kernel record",
-              size - reader.offset);
+    image.sites = readSites(reader);
+  if (reader.offset != size)
+    malformed(size, "%zu bytes follow the site table", size - reader.offset);
   return image;
 }
 

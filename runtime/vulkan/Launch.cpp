@@ -8,10 +8,13 @@
 // that buffer's start (the element count from the buffer to the aligned
 // pointer, plus the memref's offset), get the pipeline specialized to
 // the block size and dynamic shared words, record one dispatch and submit
-// it (Queue.h). The launch does not wait for the kernel.
+// it (Queue.h). A kernel that prints or asserts also gets a diagnostics
+// buffer (set 1), reported when the submission retires (Diagnostics.h).
+// The launch does not wait for the kernel.
 //===----------------------------------------------------------------------===//
 
 #include "Device.h"
+#include "Diagnostics.h"
 #include "LaunchLocation.h"
 #include "Memory.h"
 #include "Module.h"
@@ -212,38 +215,56 @@ Arguments collect(const Kernel &kernel, const int64_t block[3], int32_t smem,
   return arguments;
 }
 
+/// Allocates and writes the launch's descriptor sets (sets[0]: the
+/// buffers, sets[1]: the diagnostics buffer when `diagnostics`) from a pool
+/// of their own, which it returns (null when there is nothing to bind).
 VkDescriptorPool bindBuffers(Kernel &kernel, const Arguments &arguments,
-                             VkDescriptorSet &set) {
+                             const Diagnostics *diagnostics,
+                             VkDescriptorSet sets[2]) {
   uint32_t count = kernel.record.header.bindingCount;
-  if (count == 0)
+  uint32_t setCount = diagnostics ? 2 : count ? 1 : 0;
+  if (setCount == 0)
     return VK_NULL_HANDLE;
   VkDevice handle = device().device;
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, count};
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                            count + (diagnostics ? 1 : 0)};
   VkDescriptorPoolCreateInfo poolInfo{
       VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  poolInfo.maxSets = 1;
+  poolInfo.maxSets = setCount;
   poolInfo.poolSizeCount = 1;
   poolInfo.pPoolSizes = &size;
   VkDescriptorPool pool;
   check(vk.vkCreateDescriptorPool(handle, &poolInfo, nullptr, &pool),
         "vkCreateDescriptorPool");
+  VkDescriptorSetLayout layouts[2] = {kernel.setLayout,
+                                      kernel.diagnosticsLayout};
   VkDescriptorSetAllocateInfo info{
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   info.descriptorPool = pool;
-  info.descriptorSetCount = 1;
-  info.pSetLayouts = &kernel.setLayout;
-  check(vk.vkAllocateDescriptorSets(handle, &info, &set),
+  info.descriptorSetCount = setCount;
+  info.pSetLayouts = layouts;
+  check(vk.vkAllocateDescriptorSets(handle, &info, sets),
         "vkAllocateDescriptorSets");
   std::vector<VkWriteDescriptorSet> writes(count);
   for (uint32_t b = 0; b < count; ++b) {
     writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    writes[b].dstSet = set;
+    writes[b].dstSet = sets[0];
     writes[b].dstBinding = b;
     writes[b].descriptorCount = 1;
     writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[b].pBufferInfo = &arguments.buffers[b];
   }
-  vk.vkUpdateDescriptorSets(handle, count, writes.data(), 0, nullptr);
+  if (diagnostics) {
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = sets[1];
+    write.dstBinding = 0;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &diagnostics->binding;
+    writes.push_back(write);
+  }
+  vk.vkUpdateDescriptorSets(handle, uint32_t(writes.size()), writes.data(), 0,
+                            nullptr);
   return pool;
 }
 
@@ -273,19 +294,26 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   Arguments arguments = collect(kernel, block, smem, params, limits);
   VkPipeline pipeline = pipelineFor(
       kernel, {uint32_t(blockX), uint32_t(blockY), uint32_t(blockZ), words});
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  VkDescriptorPool pool = bindBuffers(kernel, arguments, set);
+  std::unique_ptr<Diagnostics> diagnostics;
+  if (header.flags & GPUMEM_VULKAN_DIAGNOSTICS)
+    diagnostics =
+        takeDiagnostics(kernel, gpumem::runtime::currentLaunchLocation());
+  VkDescriptorSet sets[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+  VkDescriptorPool pool =
+      bindBuffers(kernel, arguments, diagnostics.get(), sets);
 
   Recording recording;
   VkCommandBuffer commands = recording.commands();
   vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  if (set)
+  if (pool)
     vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                               kernel.pipelineLayout, 0, 1, &set, 0, nullptr);
+                               kernel.pipelineLayout, 0, diagnostics ? 2 : 1,
+                               sets, 0, nullptr);
   vk.vkCmdPushConstants(commands, kernel.pipelineLayout,
                         VK_SHADER_STAGE_COMPUTE_BIT, 0,
                         header.pushConstantBytes, arguments.push.data());
   vk.vkCmdDispatch(commands, uint32_t(gridX), uint32_t(gridY), uint32_t(gridZ));
-  recording.submit(static_cast<Stream *>(stream), pool, name);
+  recording.submit(static_cast<Stream *>(stream), pool, name,
+                   std::move(diagnostics));
   gpumem::runtime::clearLaunchLocation();
 }

@@ -28,6 +28,8 @@ struct Kernel {
   std::mutex mutex; ///< guards everything below
   /// Created by the first launch (after its limit checks).
   VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+  /// Set 1, the diagnostics buffer: kernels with GPUMEM_VULKAN_DIAGNOSTICS.
+  VkDescriptorSetLayout diagnosticsLayout = VK_NULL_HANDLE;
   VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
   /// By (block x, y, z, dynamic shared words).
   std::map<std::array<uint32_t, 4>, VkPipeline> pipelines;
@@ -38,6 +40,8 @@ struct Module {
   VkShaderModule shader;
   std::vector<std::unique_ptr<Kernel>> kernels;
   std::unordered_map<std::string_view, Kernel *> byName;
+  /// The printf and assert sites of its kernels.
+  std::vector<Site> sites;
 };
 
 /// The pipeline of `kernel` specialized to `key`, created and cached on

@@ -1,9 +1,10 @@
 //===----------------------------------------------------------------------===//
 // mgpuModuleLoad and friends. The image is checked in full (Image.cpp)
 // before the device is touched; its SPIR-V becomes one VkShaderModule
-// shared by the module's kernels. A kernel's descriptor set layout
-// (bindingCount storage buffers at set 0) and pipeline layout (its push
-// constant block) are made at its first launch, once the launch's checks
+// shared by the module's kernels. A kernel's descriptor set layouts
+// (bindingCount storage buffers at set 0; the diagnostics buffer at set 1
+// when it prints or asserts) and pipeline layout (its push constant block)
+// are made at its first launch, once the launch's checks
 // passed; pipelines are made per (block size, dynamic shared words) with
 // specialization constants 0..2 = block size and, for kernels with the
 // dynamic shared flag, 3 = words, and cached in the kernel. Unloading waits
@@ -34,12 +35,24 @@ void createLayouts(Kernel &kernel, VkDevice handle) {
   check(vk.vkCreateDescriptorSetLayout(handle, &setInfo, nullptr,
                                        &kernel.setLayout),
         "vkCreateDescriptorSetLayout");
+  VkDescriptorSetLayout layouts[2] = {kernel.setLayout, VK_NULL_HANDLE};
+  if (header.flags & GPUMEM_VULKAN_DIAGNOSTICS) {
+    VkDescriptorSetLayoutBinding diagnostics = {
+        0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+        nullptr};
+    setInfo.bindingCount = 1;
+    setInfo.pBindings = &diagnostics;
+    check(vk.vkCreateDescriptorSetLayout(handle, &setInfo, nullptr,
+                                         &kernel.diagnosticsLayout),
+          "vkCreateDescriptorSetLayout");
+    layouts[1] = kernel.diagnosticsLayout;
+  }
   VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            header.pushConstantBytes};
   VkPipelineLayoutCreateInfo info{
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  info.setLayoutCount = 1;
-  info.pSetLayouts = &kernel.setLayout;
+  info.setLayoutCount = kernel.diagnosticsLayout ? 2 : 1;
+  info.pSetLayouts = layouts;
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &push;
   check(
@@ -108,6 +121,7 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
           "Vulkan device %d (%s): %s",
           image.spirv.size(), current.index, current.properties.deviceName,
           describe(result));
+  module->sites = std::move(image.sites);
   for (KernelRecord &record : image.kernels) {
     auto kernel = std::make_unique<Kernel>();
     kernel->module = module;
@@ -136,6 +150,9 @@ extern "C" void mgpuModuleUnload(void *module) {
     if (kernel->pipelineLayout) {
       vk.vkDestroyPipelineLayout(handle, kernel->pipelineLayout, nullptr);
       vk.vkDestroyDescriptorSetLayout(handle, kernel->setLayout, nullptr);
+      if (kernel->diagnosticsLayout)
+        vk.vkDestroyDescriptorSetLayout(handle, kernel->diagnosticsLayout,
+                                        nullptr);
     }
   }
   vk.vkDestroyShaderModule(handle, loaded->shader, nullptr);

@@ -6,6 +6,8 @@
 // until it reaches its serial; each submission also retires the ones
 // already finished, so the FIFO stays short without waits. One mutex
 // guards the command pool, the queue, the FIFO and the streams' serials.
+// Retiring a submission with a diagnostics buffer reports it (prints the
+// kernel's printf output, or ends the program on a failed assert).
 //===----------------------------------------------------------------------===//
 
 #include "Queue.h"
@@ -25,6 +27,7 @@ struct Submission {
   VkCommandBuffer buffer;
   VkDescriptorPool pool;
   const char *kernel;
+  std::unique_ptr<Diagnostics> diagnostics;
 };
 
 struct QueueState {
@@ -75,7 +78,10 @@ bool retireFront(QueueState &queue, bool poll) {
   vk.vkFreeCommandBuffers(handle, queue.pool, 1, &front.buffer);
   if (front.pool)
     vk.vkDestroyDescriptorPool(handle, front.pool, nullptr);
+  std::unique_ptr<Diagnostics> diagnostics = std::move(front.diagnostics);
   queue.inFlight.pop_front();
+  if (diagnostics)
+    reportDiagnostics(std::move(diagnostics));
   return true;
 }
 
@@ -114,7 +120,8 @@ Recording::Recording() {
 }
 
 void Recording::submit(Stream *stream, VkDescriptorPool pool,
-                       const char *kernel) {
+                       const char *kernel,
+                       std::unique_ptr<Diagnostics> diagnostics) {
   QueueState &queue = state();
   const Device &current = device();
   barrier(buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -135,7 +142,8 @@ void Recording::submit(Stream *stream, VkDescriptorPool pool,
   if (result != VK_SUCCESS)
     fatal("vkQueueSubmit failed for kernel '%s': %s", kernel, describe(result));
   uint64_t serial = ++queue.submitted;
-  queue.inFlight.push_back({serial, fence, buffer, pool, kernel});
+  queue.inFlight.push_back(
+      {serial, fence, buffer, pool, kernel, std::move(diagnostics)});
   (stream ? stream : &queue.defaultStream)->last = serial;
   lock.unlock();
 }

@@ -17,9 +17,11 @@
 #ifndef GPUMEM_RUNTIME_VULKAN_QUEUE_H
 #define GPUMEM_RUNTIME_VULKAN_QUEUE_H
 
+#include "Diagnostics.h"
 #include "Loader.h"
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 
 namespace gpumem::vulkan {
@@ -45,7 +47,9 @@ public:
   /// default stream). `pool` (may be null) is destroyed once the work is
   /// done; `kernel` names it in errors and must outlive the wait. Does not
   /// wait.
-  void submit(Stream *stream, VkDescriptorPool pool, const char *kernel);
+  /// `diagnostics`, when given, is reported once the work is done.
+  void submit(Stream *stream, VkDescriptorPool pool, const char *kernel,
+              std::unique_ptr<Diagnostics> diagnostics = nullptr);
 
 private:
   std::unique_lock<std::mutex> lock;

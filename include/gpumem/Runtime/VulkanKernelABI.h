@@ -15,6 +15,13 @@
  *                              pushConstantBytes, flags, staticSharedBytes
  *     char name[nameBytes]     not terminated, zero-padded to 4 bytes
  *     GPUMemVulkanParam params[paramCount]
+ *   optionally (the image may end before it: no sites):
+ *     uint32_t siteCount
+ *     siteCount times:
+ *       GPUMemVulkanSite       kind, argCount, textBytes, locationBytes
+ *       uint32_t argKinds[argCount]      GPUMemVulkanArgKind
+ *       char text[textBytes]             zero-padded to 4 bytes
+ *       char location[locationBytes]     zero-padded to 4 bytes
  *
  * Kernel arguments. mgpuLaunchKernel receives `params`: params[i] points to
  * the i-th kernel argument after the host lowering expanded memref
@@ -51,6 +58,25 @@
  * runtime sets it to the launch's dynamic shared-memory bytes / 4 (rounded
  * up, at least 1). Logical SPIR-V has no typed views of one byte buffer, so
  * the compiler addresses it in words (see docs/decisions.md).
+ *
+ * Diagnostics: gpu.printf and cf.assert. A kernel with the
+ * GPUMEM_VULKAN_DIAGNOSTICS flag binds, at descriptor set 1 binding 0, a
+ * buffer of 32-bit words the runtime provides per launch (zeroed, then
+ * the capacity written at GPUMEM_VULKAN_DIAG_CAPACITY) and reads when the
+ * launch has finished. Each gpu.printf or cf.assert of the module is a
+ * site of the image's site table, numbered from 0:
+ *   - a printf adds its record's word count to the cursor atomically and,
+ *     when the record fits the capacity, writes the site number and its
+ *     arguments (GPUMemVulkanArgKind, low word first) at
+ *     GPUMEM_VULKAN_DIAG_RECORDS + the old cursor; else it counts a
+ *     dropped record. The host prints the records in buffer order with the
+ *     site's format, as CUDA's printf does;
+ *   - a failed assert stores site + 1 at GPUMEM_VULKAN_DIAG_ASSERT by
+ *     compare-and-swap from 0, and the thread that won writes its block
+ *     and thread ids after it. The host reports the first failed assert
+ *     (text: its message, location: file:line:col) and exits.
+ * Stores that lose a race go to GPUMEM_VULKAN_DIAG_DISCARD, which nobody
+ * reads, so the kernel needs no branches.
  *===----------------------------------------------------------------------===*/
 
 #ifndef GPUMEM_RUNTIME_VULKANKERNELABI_H
@@ -62,7 +88,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_VULKAN_ABI_VERSION 1
+#define GPUMEM_VULKAN_ABI_VERSION 2
 /* "GMVK" read as a little-endian uint32_t. */
 #define GPUMEM_VULKAN_IMAGE_MAGIC 0x4b564d47u
 
@@ -86,6 +112,8 @@ typedef struct GPUMemVulkanImage {
 enum GPUMemVulkanKernelFlags {
   /* The kernel has the dynamic workgroup array. */
   GPUMEM_VULKAN_DYNAMIC_SHARED = 1u << 0,
+  /* The kernel binds the diagnostics buffer (printf, assert). */
+  GPUMEM_VULKAN_DIAGNOSTICS = 1u << 1,
   /* Bits 8-15: the subgroup size the kernel's subgroup operations assume
    * (shuffle widths, reductions), 0 when it has none. The runtime refuses
    * to run it on a device whose subgroups differ. */
@@ -118,6 +146,37 @@ typedef struct GPUMemVulkanParam {
   uint32_t hostBytes;    /* SCALAR: bytes params[i] points to */
   uint32_t pushBytes;    /* SCALAR: bytes in the push constants (>= host) */
 } GPUMemVulkanParam;
+
+/* Word positions in the diagnostics buffer. */
+#define GPUMEM_VULKAN_DIAG_CURSOR 0   /* record words claimed so far */
+#define GPUMEM_VULKAN_DIAG_CAPACITY 1 /* record words that fit */
+#define GPUMEM_VULKAN_DIAG_ASSERT 2   /* first failed assert's site + 1 */
+#define GPUMEM_VULKAN_DIAG_ASSERT_BLOCK 3  /* its block id, 3 words */
+#define GPUMEM_VULKAN_DIAG_ASSERT_THREAD 6 /* its thread id, 3 words */
+#define GPUMEM_VULKAN_DIAG_DROPPED 9  /* printf records that did not fit */
+#define GPUMEM_VULKAN_DIAG_DISCARD 15 /* where lost races store */
+#define GPUMEM_VULKAN_DIAG_RECORDS 16 /* the first record word */
+
+enum GPUMemVulkanSiteKind {
+  GPUMEM_VULKAN_SITE_PRINTF = 1, /* text: the format */
+  GPUMEM_VULKAN_SITE_ASSERT = 2  /* text: the message */
+};
+
+/* How a printf argument is stored and what the format reads. */
+enum GPUMemVulkanArgKind {
+  GPUMEM_VULKAN_ARG_INT32 = 1,          /* one word, an int */
+  GPUMEM_VULKAN_ARG_INT32_AS_INT64 = 2, /* one word (index), a long long */
+  GPUMEM_VULKAN_ARG_INT64 = 3,          /* two words, a long long */
+  GPUMEM_VULKAN_ARG_FLOAT32 = 4,        /* one word, a double */
+  GPUMEM_VULKAN_ARG_FLOAT64 = 5         /* two words, a double */
+};
+
+typedef struct GPUMemVulkanSite {
+  uint32_t kind;          /* GPUMemVulkanSiteKind */
+  uint32_t argCount;      /* PRINTF: its arguments; ASSERT: 0 */
+  uint32_t textBytes;     /* not terminated */
+  uint32_t locationBytes; /* "file:line:col", not terminated */
+} GPUMemVulkanSite;
 
 #ifdef __cplusplus
 }

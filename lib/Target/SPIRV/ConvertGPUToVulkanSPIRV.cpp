@@ -13,6 +13,8 @@
 //     0, scalars at their recorded offsets); a StorageBuffer variable per
 //     buffer (set 0, its binding); a Workgroup variable per workgroup
 //     attribution; a Function variable per private attribution.
+//     gpu.printf and cf.assert write the diagnostics buffer
+//     (VulkanDiagnostics.cpp); their site table goes on the original module.
 //  4. The original kernels become empty llvm.func stubs and everything
 //     else in the gpu.module but the spirv.module is erased, so host passes
 //     never see device code.
@@ -21,6 +23,7 @@
 #include "DynamicWorkgroupMemory.h"
 #include "SpecializationPatches.h"
 #include "VulkanAtomics.h"
+#include "VulkanDiagnostics.h"
 #include "VulkanKernelRecords.h"
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
@@ -329,8 +332,12 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
   ub::populateUBToSPIRVConversionPatterns(converter, patterns);
   populateAffineToStdConversionPatterns(patterns);
   populateGenericAtomicToSPIRVPatterns(converter, patterns);
+  SmallVector<DiagnosticSite> sites;
+  populateDiagnosticsToSPIRVPatterns(converter, patterns, sites);
   if (failed(applyFullConversion(clone, *target, std::move(patterns))))
     return failure();
+  if (!sites.empty())
+    module->setAttr(kSitesAttrName, sitesToAttr(context, sites));
 
   auto spirvModules = module.getOps<spirv::ModuleOp>();
   if (llvm::range_size(spirvModules) != 1)

@@ -26,6 +26,7 @@
 
 #include "DynamicWorkgroupMemory.h"
 #include "VulkanAtomics.h"
+#include "VulkanDiagnostics.h"
 #include "StructuredControlFlow.h"
 #include "VulkanKernelRecords.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
@@ -114,11 +115,25 @@ Value viewOfRoot(OpBuilder &builder, Location loc, Value root,
 /// memref<N x T> and its uses see a reinterpret_cast to the old type.
 void flattenStatic(OpBuilder &builder, Value value, Location loc) {
   auto type = cast<MemRefType>(value.getType());
-  auto flat = MemRefType::get({type.getNumElements()}, type.getElementType(),
+  // SPIR-V arrays are not empty: a memref of no elements (which no access
+  // may touch) gets one.
+  auto flat = MemRefType::get({std::max<int64_t>(1, type.getNumElements())},
+                              type.getElementType(),
                               MemRefLayoutAttrInterface(),
                               type.getMemorySpace());
   value.setType(flat);
-  Value view = viewOfRoot(builder, loc, value, type, {});
+  // Identity strides, computed here: getStridesAndOffset gives dynamic ones
+  // for shapes with a zero dimension.
+  SmallVector<OpFoldResult> sizes, strides(type.getRank());
+  int64_t stride = 1;
+  for (int64_t i = type.getRank() - 1; i >= 0; --i) {
+    strides[i] = builder.getIndexAttr(stride);
+    stride *= type.getDimSize(i);
+  }
+  for (int64_t size : type.getShape())
+    sizes.push_back(builder.getIndexAttr(size));
+  Value view = memref::ReinterpretCastOp::create(
+      builder, loc, type, value, builder.getIndexAttr(0), sizes, strides);
   value.replaceAllUsesExcept(view, view.getDefiningOp());
 }
 
@@ -559,11 +574,7 @@ struct PrepareVulkanKernelsPass
 static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
   WalkResult walk = module.walk([](Operation *op) {
     StringRef what;
-    if (isa<gpu::PrintfOp>(op))
-      what = "gpu.printf";
-    else if (isa<cf::AssertOp>(op))
-      what = "cf.assert";
-    else if (auto global = dyn_cast<memref::GlobalOp>(op);
+    if (auto global = dyn_cast<memref::GlobalOp>(op);
              global && gpumem::isWorkgroupMemorySpace(
                                    global.getType().getMemorySpace()))
       what = "workgroup memory of a device function (a workgroup "
@@ -600,10 +611,12 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
                                          : WalkResult::advance();
                }).wasInterrupted();
   };
-  bool functionsUseSubgroups = false;
+  bool functionsUseSubgroups = false, functionsUseDiagnostics = false;
   for (Operation &op : module.getOps())
-    if (!isa<gpu::GPUFuncOp>(op) || !cast<gpu::GPUFuncOp>(op).isKernel())
+    if (!isa<gpu::GPUFuncOp>(op) || !cast<gpu::GPUFuncOp>(op).isKernel()) {
       functionsUseSubgroups |= usesSubgroups(&op);
+      functionsUseDiagnostics |= usesDiagnostics(&op);
+    }
   spirv::ResourceLimitsAttr limits =
       spirv::lookupTargetEnvOrDefault(module).getResourceLimits();
   for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
@@ -612,10 +625,13 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
     uint32_t subgroupSize = 0;
     if (functionsUseSubgroups || usesSubgroups(kernel))
       subgroupSize = limits.getSubgroupSize();
+    bool diagnostics = functionsUseDiagnostics || usesDiagnostics(kernel);
     FailureOr<KernelRecord> record =
         KernelPreparer(kernel, subgroupSize).run();
     if (failed(record))
       return failure();
+    if (diagnostics)
+      record->header.flags |= GPUMEM_VULKAN_DIAGNOSTICS;
     records.emplace_back(kernel.getNameAttr(),
                          record->toAttr(module.getContext()));
   }

@@ -6,7 +6,8 @@
 // gpu.module as `gpumem.vulkan_kernels`, a dictionary from kernel name to an
 // i32 array: bindingCount, pushConstantBytes, flags, staticSharedBytes, then
 // six values per parameter (kind, binding, elementBytes, pushOffset,
-// hostBytes, pushBytes). The serializer writes them after the SPIR-V.
+// hostBytes, pushBytes). The serializer writes them after the SPIR-V, and
+// the diagnostics site table (`gpumem.vulkan_sites`) after them.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_LIB_TARGET_SPIRV_VULKANKERNELRECORDS_H
@@ -18,6 +19,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include "llvm/ADT/SmallVector.h"
+
+#include <string>
 
 namespace gpumem::vulkan {
 
@@ -37,6 +40,26 @@ struct KernelRecord {
   /// Fails on a malformed array.
   static mlir::FailureOr<KernelRecord> fromAttr(mlir::DenseI32ArrayAttr attr);
 };
+
+/// The gpu.module attribute holding the diagnostics site table
+/// (VulkanDiagnostics.h): an array of [kind, text, location, argument
+/// kinds] arrays, in site order.
+constexpr llvm::StringLiteral kSitesAttrName = "gpumem.vulkan_sites";
+
+/// One gpu.printf or cf.assert.
+struct DiagnosticSite {
+  uint32_t kind; ///< GPUMemVulkanSiteKind
+  std::string text;
+  std::string location;
+  llvm::SmallVector<int32_t> argKinds; ///< GPUMemVulkanArgKind
+};
+
+/// The site table as kSitesAttrName's value, and back (fails on a
+/// malformed attribute).
+mlir::ArrayAttr sitesToAttr(mlir::MLIRContext *context,
+                            llvm::ArrayRef<DiagnosticSite> sites);
+mlir::FailureOr<llvm::SmallVector<DiagnosticSite>>
+sitesFromAttr(mlir::ArrayAttr attr);
 
 /// Prepares every kernel of `module` for the vulkan target (the algorithm
 /// of PrepareVulkanKernels.cpp) and returns the records, a dictionary from

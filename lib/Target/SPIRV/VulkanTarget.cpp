@@ -54,6 +54,37 @@ FailureOr<KernelRecord> KernelRecord::fromAttr(DenseI32ArrayAttr attr) {
   return record;
 }
 
+ArrayAttr gpumem::vulkan::sitesToAttr(MLIRContext *context,
+                                      ArrayRef<DiagnosticSite> sites) {
+  Builder builder(context);
+  SmallVector<Attribute> entries;
+  for (const DiagnosticSite &site : sites)
+    entries.push_back(builder.getArrayAttr(
+        {builder.getI32IntegerAttr(site.kind), builder.getStringAttr(site.text),
+         builder.getStringAttr(site.location),
+         builder.getDenseI32ArrayAttr(site.argKinds)}));
+  return builder.getArrayAttr(entries);
+}
+
+FailureOr<SmallVector<DiagnosticSite>>
+gpumem::vulkan::sitesFromAttr(ArrayAttr attr) {
+  SmallVector<DiagnosticSite> sites;
+  for (Attribute entry : attr) {
+    auto fields = dyn_cast<ArrayAttr>(entry);
+    if (!fields || fields.size() != 4)
+      return failure();
+    auto kind = dyn_cast<IntegerAttr>(fields[0]);
+    auto text = dyn_cast<StringAttr>(fields[1]);
+    auto location = dyn_cast<StringAttr>(fields[2]);
+    auto args = dyn_cast<DenseI32ArrayAttr>(fields[3]);
+    if (!kind || !text || !location || !args)
+      return failure();
+    sites.push_back({uint32_t(kind.getInt()), text.str(), location.str(),
+                     SmallVector<int32_t>(args.asArrayRef())});
+  }
+  return sites;
+}
+
 namespace {
 
 /// Appends the bytes of `value` (little-endian hosts only, as the image is).
@@ -63,9 +94,33 @@ void append(SmallVector<char, 0> &image, const T &value) {
   image.append(bytes, bytes + sizeof(T));
 }
 
+/// Lists in every entry point's interface each global variable its static
+/// call tree may use: upstream's ABI lowering lists only those the entry
+/// function itself references, so a built-in read in a device function
+/// (an assert's thread id) would be missing. Input and Output variables
+/// before SPIR-V 1.4, all of them from 1.4 on; listing more than are used
+/// is allowed.
+void completeEntryPointInterfaces(spirv::ModuleOp spirvModule) {
+  bool allStorageClasses = spirvModule.getVceTriple() &&
+                           spirvModule.getVceTriple()->getVersion() >=
+                               spirv::Version::V_1_4;
+  SmallVector<Attribute> interface;
+  for (auto global : spirvModule.getOps<spirv::GlobalVariableOp>()) {
+    auto pointer = cast<spirv::PointerType>(global.getType());
+    spirv::StorageClass storage = pointer.getStorageClass();
+    if (allStorageClasses || storage == spirv::StorageClass::Input ||
+        storage == spirv::StorageClass::Output)
+      interface.push_back(SymbolRefAttr::get(global.getSymNameAttr()));
+  }
+  ArrayAttr interfaceAttr = ArrayAttr::get(spirvModule.getContext(), interface);
+  for (auto entryPoint : spirvModule.getOps<spirv::EntryPointOp>())
+    entryPoint.setInterfaceAttr(interfaceAttr);
+}
+
 /// The image of `module`, or failure after a diagnostic.
 FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
                                            spirv::ModuleOp spirvModule) {
+  completeEntryPointInterfaces(spirvModule);
   SmallVector<uint32_t, 0> words;
   if (failed(spirv::serialize(spirvModule, words)))
     return failure();
@@ -103,6 +158,27 @@ FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
     image.resize(llvm::alignTo(image.size(), 4), 0);
     for (const GPUMemVulkanParam &param : record->params)
       append(image, param);
+  }
+  auto sitesAttr = module->getAttrOfType<ArrayAttr>(kSitesAttrName);
+  if (!sitesAttr)
+    return image;
+  FailureOr<SmallVector<DiagnosticSite>> sites = sitesFromAttr(sitesAttr);
+  if (failed(sites))
+    return module.emitError() << "has a malformed site table ('"
+                              << kSitesAttrName << "')";
+  auto appendText = [&](StringRef text) {
+    image.append(text.begin(), text.end());
+    image.resize(llvm::alignTo(image.size(), 4), 0);
+  };
+  append(image, uint32_t(sites->size()));
+  for (const DiagnosticSite &site : *sites) {
+    append(image, GPUMemVulkanSite{site.kind, uint32_t(site.argKinds.size()),
+                                   uint32_t(site.text.size()),
+                                   uint32_t(site.location.size())});
+    for (int32_t kind : site.argKinds)
+      append(image, uint32_t(kind));
+    appendText(site.text);
+    appendText(site.location);
   }
   return image;
 }

@@ -69,28 +69,6 @@ gpu.module @m {
 
 // -----
 
-// What has no Vulkan lowering yet is named, rather than left to the
-// conversion's "failed to legalize".
-gpu.module @m {
-  gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
-    // expected-error @below {{'gpu.printf' op is not supported by the vulkan target yet: gpu.printf has no Vulkan lowering}}
-    gpu.printf "hello\n"
-    gpu.return
-  }
-}
-
-// -----
-
-gpu.module @m {
-  gpu.func @k(%c: i1) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
-    // expected-error @below {{'cf.assert' op is not supported by the vulkan target yet: cf.assert has no Vulkan lowering}}
-    cf.assert %c, "no"
-    gpu.return
-  }
-}
-
-// -----
-
 gpu.module @m {
   gpu.func @k(%i: index, %out: memref<4xi32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -145,6 +123,8 @@ gpu.module @m {
 
 // -----
 
+// What has no Vulkan lowering yet is named, rather than left to the
+// conversion's "failed to legalize".
 gpu.module @m {
   // expected-error @below {{'memref.global' op is not supported by the vulkan target yet: workgroup memory of a device function}}
   memref.global "private" @buf : memref<16xf32, #gpu.address_space<workgroup>>

@@ -123,3 +123,18 @@ gpu.module @float_atomic {
     gpu.return
   }
 }
+
+// A workgroup array of no elements (no access may touch it) gets one
+// element: SPIR-V arrays are not empty.
+// CHECK-LABEL: gpu.module @empty
+// CHECK: memref.alloca() : memref<1xf32, 3>
+gpu.module @empty {
+  gpu.func @k(%out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %none = memref.alloca() : memref<0x4xf32, 3>
+    %v = memref.load %none[%c0, %i] : memref<0x4xf32, 3>
+    memref.store %v, %out[%i] : memref<4xf32>
+    gpu.return
+  }
+}

@@ -1,5 +1,6 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
+// RUN: %if vulkan %{ not gpumem-run --target=vulkan %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace %}
 // EMU:launch 1: ( 0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225 )
 // EMU-NEXT:{{.*}}cf-assert.mlir:[[@LINE+50]]: (unknown): block: [1,0,0], thread: [5,0,0] Assertion `thread 5 of block 1 was told to fail` failed.
 // EMU-NEXT:gpumem: error: cuStreamSynchronize failed: CUDA_ERROR_ASSERT: device-side assert triggered

@@ -15,7 +15,7 @@
 // CHECK:host: before
 // CHECK-NEXT:i32 -42 u32 4294967254 hex 2a
 // CHECK-NEXT:i1 1 i8 -7 i16 -300
-// CHECK-NEXT:i64 -123456789012 index 1099511627776
+// CHECK-NEXT:i64 -123456789012 index 1234567890
 // CHECK-NEXT:f32 2.500000 f64 -0.125 f16 0.75 exp 1.250000e+03 g 0.0625
 // CHECK-NEXT:char A percent 100%
 // CHECK-NEXT:no arguments
@@ -49,7 +49,7 @@ func.func @main() {
     %i16 = arith.constant -300 : i16
     gpu.printf "i1 %d i8 %d i16 %d\n", %true, %i8, %i16 : i1, i8, i16
     %i64 = arith.constant -123456789012 : i64
-    %idx = arith.constant 1099511627776 : index
+    %idx = arith.constant 1234567890 : index
     gpu.printf "i64 %lld index %lld\n", %i64, %idx : i64, index
     %f32 = arith.constant 2.5 : f32
     %f64 = arith.constant -0.125 : f64
