@@ -41,6 +41,7 @@
 #include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
@@ -263,6 +264,23 @@ public:
   }
 };
 
+/// math.ctpop of 32-bit integers as spirv.BitCount, which upstream's Math
+/// conversion lacks.
+struct CtPopToBitCount final : OpConversionPattern<math::CtPopOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(math::CtPopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = adaptor.getOperand().getType();
+    if (!type.isInteger(32))
+      return rewriter.notifyMatchFailure(op, "not a 32-bit integer");
+    rewriter.replaceOpWithNewOp<spirv::BitCountOp>(op, type,
+                                                   adaptor.getOperand());
+    return success();
+  }
+};
+
 /// Empties the original gpu.module but for `keep`: each kernel becomes an
 /// empty llvm.func marked gpu.kernel, which launches may name without the
 /// verifier comparing their operands (expanded by the host lowering) with
@@ -317,8 +335,8 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
       SPIRVConversionTarget::get(targetEnv);
   SPIRVTypeConverter converter(targetEnv);
   RewritePatternSet patterns(context);
-  patterns.add<KernelToEntryPoint, BlockDimFromPushConstants>(converter,
-                                                              context);
+  patterns.add<KernelToEntryPoint, BlockDimFromPushConstants,
+               CtPopToBitCount>(converter, context);
   populateGPUToSPIRVPatterns(converter, patterns);
   ScfToSPIRVContext scfContext;
   populateSCFToSPIRVPatterns(converter, scfContext, patterns);

@@ -25,6 +25,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DynamicWorkgroupMemory.h"
+#include "InlineDeviceFunctions.h"
+#include "ScalarizeVectorTransfers.h"
 #include "VulkanAtomics.h"
 #include "VulkanDiagnostics.h"
 #include "StructuredControlFlow.h"
@@ -34,6 +36,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -569,6 +572,36 @@ struct PrepareVulkanKernelsPass
 
 } // namespace
 
+/// Workgroup memref.globals (device functions' workgroup memory, hoisted
+/// there by gpumem) as workgroup attributions of each kernel that reads
+/// them, once device functions are inlined; the globals nobody reads then
+/// go. A kernel's own copy is what a block sees, as on a GPU.
+static void workgroupGlobalsToAttributions(gpu::GPUModuleOp module) {
+  SymbolTable symbols(module);
+  for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+    if (!kernel.isKernel())
+      continue;
+    llvm::DenseMap<StringAttr, Value> attributions;
+    SmallVector<memref::GetGlobalOp> reads;
+    kernel.walk([&](memref::GetGlobalOp read) { reads.push_back(read); });
+    for (memref::GetGlobalOp read : reads) {
+      if (!gpumem::isWorkgroupMemorySpace(read.getType().getMemorySpace()))
+        continue;
+      Value &attribution = attributions[read.getNameAttr().getAttr()];
+      if (!attribution)
+        attribution =
+            kernel.addWorkgroupAttribution(read.getType(), read.getLoc());
+      read.replaceAllUsesWith(attribution);
+      read.erase();
+    }
+  }
+  for (auto global :
+       llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
+    if (gpumem::isWorkgroupMemorySpace(global.getType().getMemorySpace()) &&
+        SymbolTable::symbolKnownUseEmpty(global, module))
+      global.erase();
+}
+
 /// Ops the vulkan target has no lowering for yet, refused with gpumem's
 /// message rather than the conversion's "failed to legalize".
 static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
@@ -577,8 +610,8 @@ static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
     if (auto global = dyn_cast<memref::GlobalOp>(op);
              global && gpumem::isWorkgroupMemorySpace(
                                    global.getType().getMemorySpace()))
-      what = "workgroup memory of a device function (a workgroup "
-             "memref.global)";
+      what = "workgroup memory of a device function that is not inlined "
+             "into a kernel (a workgroup memref.global)";
     else
       return WalkResult::advance();
     op->emitOpError() << "is not supported by the vulkan target yet: " << what
@@ -590,6 +623,8 @@ static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
 
 FailureOr<DictionaryAttr>
 gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
+  inlineDeviceFunctions(module);
+  workgroupGlobalsToAttributions(module);
   if (failed(checkSupportedOps(module)))
     return failure();
   {
@@ -599,8 +634,14 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
     memref::AllocaOp::getCanonicalizationPatterns(patterns, module.getContext());
     // Float atomics become generic ones (compare-and-swap loops later).
     populateFloatAtomicsToGenericPatterns(patterns);
+    // Vector transfers become scalar accesses.
+    populateScalarizeVectorTransferPatterns(patterns);
+    // Ceiling and floor divisions, which upstream's Arith conversion lacks
+    // (gpu.num_subgroups is a ceildivui), in plain arithmetic.
+    arith::populateCeilFloorDivExpandOpsPatterns(patterns);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
-      return module.emitError() << "scf.index_switch did not settle";
+      return module.emitError()
+             << "control flow and vector transfers did not settle";
   }
   SmallVector<NamedAttribute> records;
   // Device functions are not traced per kernel: one that uses subgroups

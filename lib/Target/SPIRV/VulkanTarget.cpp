@@ -117,10 +117,43 @@ void completeEntryPointInterfaces(spirv::ModuleOp spirvModule) {
     entryPoint.setInterfaceAttr(interfaceAttr);
 }
 
+/// Adds GroupNonUniform to the module's capabilities when a variable is a
+/// subgroup built-in: spirv-update-vce derives capabilities from ops, not
+/// from the BuiltIn decorations that require this one.
+void addBuiltInCapabilities(spirv::ModuleOp spirvModule) {
+  std::optional<spirv::VerCapExtAttr> triple = spirvModule.getVceTriple();
+  if (!triple)
+    return;
+  bool subgroupBuiltIn = false;
+  for (auto global : spirvModule.getOps<spirv::GlobalVariableOp>()) {
+    StringAttr name = global.getBuiltInAttr();
+    std::optional<spirv::BuiltIn> builtin =
+        name ? spirv::symbolizeBuiltIn(name.getValue()) : std::nullopt;
+    subgroupBuiltIn |= builtin && (*builtin == spirv::BuiltIn::SubgroupSize ||
+                                   *builtin == spirv::BuiltIn::NumSubgroups ||
+                                   *builtin == spirv::BuiltIn::SubgroupId ||
+                                   *builtin ==
+                                       spirv::BuiltIn::SubgroupLocalInvocationId);
+  }
+  SmallVector<spirv::Capability> capabilities(triple->getCapabilities());
+  if (!subgroupBuiltIn ||
+      llvm::is_contained(capabilities, spirv::Capability::GroupNonUniform))
+    return;
+  capabilities.push_back(spirv::Capability::GroupNonUniform);
+  SmallVector<spirv::Extension> extensions(triple->getExtensions());
+  // The capability is SPIR-V 1.3's (spirv-update-vce may have lowered the
+  // version below it).
+  spirv::Version version =
+      std::max(triple->getVersion(), spirv::Version::V_1_3);
+  spirvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
+      version, capabilities, extensions, spirvModule.getContext()));
+}
+
 /// The image of `module`, or failure after a diagnostic.
 FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
                                            spirv::ModuleOp spirvModule) {
   completeEntryPointInterfaces(spirvModule);
+  addBuiltInCapabilities(spirvModule);
   SmallVector<uint32_t, 0> words;
   if (failed(spirv::serialize(spirvModule, words)))
     return failure();

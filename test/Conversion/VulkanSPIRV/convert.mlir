@@ -22,20 +22,14 @@
 // CHECK: %[[WORD:.*]] = spirv.AccessChain %{{.*}}[%[[ONE]]] : !spirv.ptr<!spirv.struct<(i32 [0], i32 [4], i32 [8], i32 [16], i32 [20], i32 [24])>, PushConstant>, i32
 // CHECK: spirv.Load "PushConstant" %[[WORD]] : i32
 // gpu.printf and cf.assert write the diagnostics buffer (set 1, binding 0),
-// which a device function reaches too; the site table goes on the module,
-// numbered as the conversion meets them: site 0 the assert, site 1 the
-// printf (an i32 and an index: argument kinds 1 and 2). The kernel's record
-// has flags 2 (GPUMEM_VULKAN_DIAGNOSTICS).
+// a module-scope variable (a device function's are inlined first); the
+// site table goes on the module, numbered as the conversion meets them:
+// site 0 the printf (an i32 and an index: argument kinds 1 and 2), site 1
+// the assert. The kernel's record has flags 2 (GPUMEM_VULKAN_DIAGNOSTICS).
 // CHECK-LABEL: gpu.module @diagnostics
 // CHECK-SAME: gpumem.vulkan_kernels = {k = array<i32: 0, 20, 2, 0, 4, 0, 0, 16, 4, 4>}
-// CHECK-SAME: gpumem.vulkan_sites = {{\[\[}}2 : i32, "x is positive", "{{.*}}convert.mlir:{{[0-9]+}}:{{[0-9]+}}", array<i32>], [1 : i32, "x=%d i=%lld\0A", "{{.*}}convert.mlir:{{[0-9]+}}:{{[0-9]+}}", array<i32: 1, 2>{{\]\]}}
+// CHECK-SAME: gpumem.vulkan_sites = {{\[\[}}1 : i32, "x=%d i=%lld\0A", "{{.*}}convert.mlir:{{[0-9]+}}:{{[0-9]+}}", array<i32: 1, 2>], [2 : i32, "x is positive", "{{.*}}convert.mlir:{{[0-9]+}}:{{[0-9]+}}", array<i32>{{\]\]}}
 // CHECK: spirv.GlobalVariable @__gpumem_diagnostics bind(1, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
-// CHECK: spirv.func @check(%[[X:.*]]: i32) "None"
-// CHECK: spirv.mlir.addressof @__gpumem_diagnostics
-// CHECK: %[[ZERO:.*]] = spirv.Constant 0 : i32
-// CHECK: %[[SITE:.*]] = spirv.Constant 1 : i32
-// CHECK: %[[MARK:.*]] = spirv.Select %{{.*}}, %[[ZERO]], %[[SITE]] : i1, i32
-// CHECK: spirv.AtomicCompareExchange <Device> <None> <None> %{{.*}}, %[[MARK]], %[[ZERO]] : !spirv.ptr<i32, StorageBuffer>
 // CHECK: spirv.func @k() "None"
 // CHECK: spirv.mlir.addressof @__gpumem_diagnostics
 // CHECK: %[[N:.*]] = spirv.Constant 3 : i32
@@ -43,7 +37,12 @@
 // CHECK: %[[END:.*]] = spirv.IAdd %[[OLD]], %{{.*}} : i32
 // CHECK: %[[FITS:.*]] = spirv.ULessThanEqual %[[END]], %{{.*}} : i32
 // CHECK-COUNT-3: spirv.Store "StorageBuffer"
-// CHECK: spirv.FunctionCall @check
+// CHECK: spirv.mlir.addressof @__gpumem_diagnostics
+// CHECK: %[[ZERO:.*]] = spirv.Constant 0 : i32
+// CHECK: %[[SITE:.*]] = spirv.Constant 2 : i32
+// CHECK: %[[MARK:.*]] = spirv.Select %{{.*}}, %[[ZERO]], %[[SITE]] : i1, i32
+// CHECK: spirv.AtomicCompareExchange <Device> <None> <None> %{{.*}}, %[[MARK]], %[[ZERO]] : !spirv.ptr<i32, StorageBuffer>
+// CHECK-NOT: spirv.FunctionCall
 module attributes {gpu.container_module} {
   gpu.module @m [#gpumem.vulkan] attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>} {
     gpu.func @k(%a: memref<8xf32>, %s: f32)

@@ -125,7 +125,21 @@ gpu.module @m {
 
 // What has no Vulkan lowering yet is named, rather than left to the
 // conversion's "failed to legalize".
+// A recursive device function is inlined only so deep; the workgroup
+// memory it reads then has no kernel to live in.
 gpu.module @m {
-  // expected-error @below {{'memref.global' op is not supported by the vulkan target yet: workgroup memory of a device function}}
+  // expected-error @below {{'memref.global' op is not supported by the vulkan target yet: workgroup memory of a device function that is not inlined into a kernel}}
   memref.global "private" @buf : memref<16xf32, #gpu.address_space<workgroup>>
+  func.func @f(%i: index) {
+    %b = memref.get_global @buf : memref<16xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %b[%i] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %b[%i] : memref<16xf32, #gpu.address_space<workgroup>>
+    func.call @f(%i) : (index) -> ()
+    return
+  }
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %i = gpu.thread_id x
+    func.call @f(%i) : (index) -> ()
+    gpu.return
+  }
 }

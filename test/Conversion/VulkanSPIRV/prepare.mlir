@@ -138,3 +138,32 @@ gpu.module @empty {
     gpu.return
   }
 }
+
+// A device function is inlined (its memref argument is then traced to the
+// buffer) and erased; a vector built from scalars and written with
+// vector.transfer_write becomes scalar stores, each guarded by the row's
+// run-time length (the write is not known in bounds).
+// CHECK-LABEL: gpu.module @vectors
+// CHECK-NOT: func.func
+// CHECK: gpu.func @k(%[[OUT:.*]]: memref<?xi32, #gpu.address_space<global>>
+// CHECK-NOT: vector.
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[OUT]][%{{.*}}]
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[OUT]][%{{.*}}]
+// CHECK-NOT: vector.
+gpu.module @vectors {
+  func.func @write_pair(%m: memref<4x?xi32>, %row: index, %a: index, %b: index) {
+    %c0 = arith.constant 0 : index
+    %v = vector.from_elements %a, %b : vector<2xindex>
+    %vi = arith.index_cast %v : vector<2xindex> to vector<2xi32>
+    vector.transfer_write %vi, %m[%row, %c0] {in_bounds = [false]} : vector<2xi32>, memref<4x?xi32>
+    return
+  }
+  gpu.func @k(%out: memref<4x?xi32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    %c7 = arith.constant 7 : index
+    func.call @write_pair(%out, %i, %i, %c7) : (memref<4x?xi32>, index, index, index) -> ()
+    gpu.return
+  }
+}

@@ -1,0 +1,163 @@
+//===----------------------------------------------------------------------===//
+// 1-D vector transfers as scalar memory accesses.
+//
+// SPIR-V vectors have at most 4 elements (16 with an extension few devices
+// have), and gpumem's Vulkan kernel ABI addresses memory only through
+// memref.load and memref.store on a root. So a transfer of vector<N x T>
+// along a memref's last dimension becomes N scalar accesses at index + k:
+//   transfer_write: memref.store (vector.extract %v[k]), and when the
+//     dimension is not known in bounds, inside scf.if (index + k < dim);
+//   transfer_read: memref.load, or the padding value outside the bounds,
+//     then vector.from_elements.
+// Masked transfers, other permutation maps and tensors are left alone
+// (the conversion then names them). With them come folds that make the
+// vectors of typical kernels (build a row, convert it, write it out)
+// disappear: vector.extract of vector.from_elements is the element, and
+// vector.extract of an elementwise op is the op on the extracted operands.
+//===----------------------------------------------------------------------===//
+
+#include "ScalarizeVectorTransfers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` moves a 1-D vector along its memref's last dimension
+/// without a mask; `vector` is its vector type.
+bool isScalarizable(VectorTransferOpInterface op, VectorType vector) {
+  auto memref = dyn_cast<MemRefType>(op.getShapedType());
+  return memref && vector.getRank() == 1 && !vector.isScalable() &&
+         !op.getMask() && memref.getRank() >= 1 &&
+         op.getPermutationMap().isMinorIdentity();
+}
+
+/// index + k of the last dimension, and whether it is inside the memref
+/// (null when the transfer is in bounds).
+std::pair<SmallVector<Value>, Value>
+elementIndices(PatternRewriter &rewriter, VectorTransferOpInterface op,
+               int64_t k) {
+  Location loc = op.getLoc();
+  SmallVector<Value> indices(op.getIndices());
+  Value offset = arith::ConstantIndexOp::create(rewriter, loc, k);
+  indices.back() = arith::AddIOp::create(rewriter, loc, indices.back(), offset);
+  if (op.isDimInBounds(0))
+    return {indices, Value()};
+  Value size = memref::DimOp::create(rewriter, loc, op.getBase(),
+                                     op.getShapedType().getRank() - 1);
+  Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                       indices.back(), size);
+  return {indices, inside};
+}
+
+struct ScalarizeTransferWrite : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferWriteOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType vector = op.getVectorType();
+    if (!isScalarizable(op, vector) || op.getNumResults())
+      return failure();
+    Location loc = op.getLoc();
+    for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k) {
+      Value element = vector::ExtractOp::create(rewriter, loc, op.getVector(),
+                                                ArrayRef<int64_t>{k});
+      auto [indices, inside] = elementIndices(rewriter, op, k);
+      if (!inside) {
+        memref::StoreOp::create(rewriter, loc, element, op.getBase(), indices);
+        continue;
+      }
+      auto guard = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
+      OpBuilder::InsertionGuard insertion(rewriter);
+      rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+      memref::StoreOp::create(rewriter, loc, element, op.getBase(), indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ScalarizeTransferRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType vector = op.getVectorType();
+    if (!isScalarizable(op, vector))
+      return failure();
+    Location loc = op.getLoc();
+    Type element = vector.getElementType();
+    if (op.getPadding().getType() != element)
+      return failure();
+    SmallVector<Value> elements;
+    for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k) {
+      auto [indices, inside] = elementIndices(rewriter, op, k);
+      if (!inside) {
+        elements.push_back(
+            memref::LoadOp::create(rewriter, loc, op.getBase(), indices));
+        continue;
+      }
+      auto guard = scf::IfOp::create(rewriter, loc, TypeRange{element}, inside,
+                                     /*withElse=*/true);
+      OpBuilder::InsertionGuard insertion(rewriter);
+      rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+      Value loaded = memref::LoadOp::create(rewriter, loc, op.getBase(), indices);
+      scf::YieldOp::create(rewriter, loc, loaded);
+      rewriter.setInsertionPointToStart(&guard.getElseRegion().front());
+      scf::YieldOp::create(rewriter, loc, op.getPadding());
+      elements.push_back(guard.getResult(0));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vector, elements);
+    return success();
+  }
+};
+
+/// vector.extract %r[k] of an elementwise op's 1-D result as the op on
+/// element k of its operands, so vectors built, converted and written
+/// element by element fold away.
+struct ExtractOfElementwise : OpRewritePattern<vector::ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ExtractOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *producer = op.getSource().getDefiningOp();
+    if (!producer || producer->getNumResults() != 1 ||
+        producer->getNumRegions() ||
+        !producer->hasTrait<OpTrait::Elementwise>() ||
+        op.getSourceVectorType().getRank() != 1 ||
+        !op.getStaticPosition().size() || op.hasDynamicPosition())
+      return failure();
+    int64_t position = op.getStaticPosition()[0];
+    SmallVector<Value> operands;
+    for (Value operand : producer->getOperands()) {
+      if (!isa<VectorType>(operand.getType())) {
+        operands.push_back(operand);
+        continue;
+      }
+      operands.push_back(vector::ExtractOp::create(
+          rewriter, op.getLoc(), operand, ArrayRef<int64_t>{position}));
+    }
+    OperationState state(op.getLoc(), producer->getName());
+    state.addOperands(operands);
+    state.addTypes(op.getType());
+    state.addAttributes(producer->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ScalarizeTransferWrite, ScalarizeTransferRead,
+               ExtractOfElementwise>(context);
+  vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+  vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);
+}
