@@ -1,0 +1,113 @@
+// Launch overhead of a plain Vulkan host, the counterpart of launch.mlir:
+//   plain-launch KERNEL.spv [reuse|per-launch]
+// KERNEL.spv is launch.mlir's kernel as gpumem compiles it (entry
+// "main_kernel", one storage buffer of 32 floats, 32 bytes of push
+// constants laid out as gpumem's kernel ABI says, block size by
+// specialization constants). 6 runs of 10000 launches of 1 block x 32
+// threads, each synchronous: record, submit with a fence, wait. Prints the
+// best run in microseconds per launch, then buf[0] (60000, as launch.mlir
+// prints). Per launch:
+//   reuse       reset and re-record one command buffer (bind pipeline, bind
+//               the one descriptor set written at start, push constants,
+//               dispatch, compute-to-host barrier), submit with one fence,
+//               wait, reset the fence;
+//   per-launch  the Vulkan calls gpumem's runtime makes: create a
+//               descriptor pool, allocate and write the set, allocate a
+//               command buffer, record it with gpumem's two barriers,
+//               create a fence, submit, wait, then destroy the fence, free
+//               the command buffer, destroy the pool.
+#include "plain-vk.h"
+
+namespace {
+
+struct Push {
+  uint32_t block[3] = {32, 1, 1};
+  uint32_t dynamicSharedBytes = 0;
+  uint32_t offset = 0, size = 32, stride = 1;
+  float increment = 1.0f;
+};
+
+struct Launcher {
+  const Context &context;
+  const Pipeline &pipeline;
+  Buffer buffer;
+  Push push;
+  const uint32_t grid[3] = {1, 1, 1};
+  VkDescriptorSet set;
+  VkCommandBuffer commands;
+  VkFence fence;
+
+  Launcher(const Context &c, const Pipeline &p, Buffer b)
+      : context(c), pipeline(p), buffer(b) {
+    allocateSet(context, pipeline, 1, set);
+    writeSet(context, set, {buffer.buffer});
+    commands = allocateCommands();
+    VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    check(vkCreateFence(context.device, &info, nullptr, &fence),
+          "vkCreateFence");
+  }
+
+  VkCommandBuffer allocateCommands() {
+    VkCommandBufferAllocateInfo info{
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = context.commandPool;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer result;
+    check(vkAllocateCommandBuffers(context.device, &info, &result),
+          "vkAllocateCommandBuffers");
+    return result;
+  }
+
+  void reuse() {
+    check(vkResetCommandBuffer(commands, 0), "vkResetCommandBuffer");
+    recordDispatch(commands, pipeline, set, &push, sizeof push, grid);
+    submitAndWait(context, commands, fence);
+    check(vkResetFences(context.device, 1, &fence), "vkResetFences");
+  }
+
+  void perLaunch() {
+    VkDescriptorSet fresh;
+    VkDescriptorPool pool = allocateSet(context, pipeline, 1, fresh);
+    writeSet(context, fresh, {buffer.buffer});
+    VkCommandBuffer buffer = allocateCommands();
+    recordDispatch(buffer, pipeline, fresh, &push, sizeof push, grid,
+                   /*leading=*/true);
+    VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence once;
+    check(vkCreateFence(context.device, &info, nullptr, &once),
+          "vkCreateFence");
+    submitAndWait(context, buffer, once);
+    vkDestroyFence(context.device, once, nullptr);
+    vkFreeCommandBuffers(context.device, context.commandPool, 1, &buffer);
+    vkDestroyDescriptorPool(context.device, pool, nullptr);
+  }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    die("usage: plain-launch KERNEL.spv [reuse|per-launch]");
+  bool perLaunch = argc > 2 && std::strcmp(argv[2], "per-launch") == 0;
+  Context context = createContext();
+  std::fprintf(stderr, "device: %s\n", context.name.c_str());
+  const uint32_t block[3] = {32, 1, 1};
+  Pipeline pipeline =
+      createPipeline(context, argv[1], "main_kernel", 1, sizeof(Push), block);
+  Buffer buffer = createBuffer(context, 32);
+  for (int i = 0; i < 32; ++i)
+    buffer.data[i] = 0.0f;
+  Launcher launcher(context, pipeline, buffer);
+  auto launch = [&] { perLaunch ? launcher.perLaunch() : launcher.reuse(); };
+  const int launches = 10000;
+  double best = 1e30;
+  for (int run = 0; run < 6; ++run) {
+    double start = now();
+    for (int i = 0; i < launches; ++i)
+      launch();
+    best = std::min(best, now() - start);
+  }
+  std::printf("%g\n%g\n", best / launches * 1e6, buffer.data[0]);
+  return 0;
+}
