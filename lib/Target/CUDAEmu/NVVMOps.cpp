@@ -9,7 +9,7 @@
 
 #include "NVVMToCPU.h"
 
-#include "../GPUToCPU/HostCode.h"
+#include "../CPU/HostCode.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 

@@ -11,7 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
-#include "../GPUToCPU/HostCode.h"
+#include "../CPU/HostCode.h"
 
 #include <cstdint>
 

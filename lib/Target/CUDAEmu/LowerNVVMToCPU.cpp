@@ -34,7 +34,7 @@
 
 #include "NVVMToCPU.h"
 
-#include "../GPUToCPU/HostCode.h"
+#include "../CPU/HostCode.h"
 
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
