@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstring>
 
@@ -71,25 +72,47 @@ llvm::StringRef nameOf(llvm::ArrayRef<uint32_t> words, size_t at) {
   return llvm::StringRef(begin, strnlen(begin, bytes));
 }
 
-} // namespace
+/// Where a module's sections begin: the first type, constant or global
+/// variable (the end of the annotations) and the first function.
+struct Sections {
+  size_t annotationsEnd = 0;
+  size_t functionsBegin = 0;
+};
 
-bool gpumem::vulkan::specializeDynamicSharedArrays(
-    llvm::SmallVectorImpl<uint32_t> &words) {
+/// Calls `visit(at, opcode, length)` for each instruction before the first
+/// function; false when `words` is not a SPIR-V module with both sections.
+bool walkDeclarations(
+    llvm::ArrayRef<uint32_t> words, Sections &sections,
+    llvm::function_ref<void(size_t, uint32_t, uint32_t)> visit) {
   if (words.size() < 5 || words[0] != kMagic)
     return false;
-  llvm::DenseSet<uint32_t> named;
-  llvm::DenseMap<uint32_t, size_t> definitions; // result id -> position
-  llvm::SmallVector<size_t> variables;
-  uint32_t uintType = 0;
-  size_t annotationsEnd = 0, uintTypeAt = 0;
   for (size_t at = 5; at < words.size();) {
     uint32_t length = lengthOf(words[at]), opcode = opcodeOf(words[at]);
     if (length == 0 || at + length > words.size())
       return false;
-    if (!annotationsEnd && isGlobalDeclaration(opcode))
-      annotationsEnd = at;
-    if (opcode == kOpFunction)
+    if (!sections.annotationsEnd && isGlobalDeclaration(opcode))
+      sections.annotationsEnd = at;
+    if (opcode == kOpFunction) {
+      sections.functionsBegin = at;
       break;
+    }
+    visit(at, opcode, length);
+    at += length;
+  }
+  return sections.annotationsEnd && sections.functionsBegin;
+}
+
+} // namespace
+
+bool gpumem::vulkan::specializeDynamicSharedArrays(
+    llvm::SmallVectorImpl<uint32_t> &words) {
+  llvm::DenseSet<uint32_t> named;
+  llvm::DenseMap<uint32_t, size_t> definitions; // result id -> position
+  llvm::SmallVector<size_t> variables;
+  uint32_t uintType = 0;
+  size_t uintTypeAt = 0;
+  Sections sections;
+  auto visit = [&](size_t at, uint32_t opcode, uint32_t length) {
     if (opcode == kOpName && length > 2 &&
         nameOf(words, at).starts_with(kDynamicSharedVariablePrefix))
       named.insert(words[at + 1]);
@@ -104,8 +127,9 @@ bool gpumem::vulkan::specializeDynamicSharedArrays(
       definitions[words[at + 1]] = at;
     if (opcode == kOpVariable && length >= 4 && named.contains(words[at + 2]))
       variables.push_back(at);
-    at += length;
-  }
+  };
+  if (!walkDeclarations(words, sections, visit))
+    return false;
   if (variables.empty())
     return true;
   // The variable's type: a pointer to a struct of one array.
@@ -124,8 +148,7 @@ bool gpumem::vulkan::specializeDynamicSharedArrays(
     return false;
   size_t array = definition(words[structure + 2], kOpTypeArray);
   // The length's type must be declared before the new declarations.
-  if (!array || !uintType || uintTypeAt > variables.front() ||
-      annotationsEnd == 0)
+  if (!array || !uintType || uintTypeAt > variables.front())
     return false;
   uint32_t element = words[array + 2];
 
@@ -144,37 +167,27 @@ bool gpumem::vulkan::specializeDynamicSharedArrays(
   const uint32_t decoration[] = {instruction(kOpDecorate, 4), length,
                                  kDecorationSpecId,
                                  GPUMEM_VULKAN_SPEC_DYNAMIC_SHARED_WORDS};
-  words.insert(words.begin() + annotationsEnd, std::begin(decoration),
+  words.insert(words.begin() + sections.annotationsEnd, std::begin(decoration),
                std::end(decoration));
   return true;
 }
 
 bool gpumem::vulkan::specializeWorkgroupSize(
     llvm::SmallVectorImpl<uint32_t> &words) {
-  if (words.size() < 5 || words[0] != kMagic)
-    return false;
   uint32_t uintType = 0, vectorType = 0;
-  size_t annotationsEnd = 0, functionsBegin = 0;
-  for (size_t at = 5; at < words.size();) {
-    uint32_t length = lengthOf(words[at]), opcode = opcodeOf(words[at]);
-    if (length == 0 || at + length > words.size())
-      return false;
-    if (!annotationsEnd && isGlobalDeclaration(opcode))
-      annotationsEnd = at;
+  Sections sections;
+  auto visit = [&](size_t at, uint32_t opcode, uint32_t length) {
     if (opcode == kOpTypeInt && length == 4 && words[at + 2] == 32 &&
         words[at + 3] == 0)
       uintType = words[at + 1];
     if (opcode == kOpTypeVector && length == 4 && uintType &&
         words[at + 2] == uintType && words[at + 3] == 3)
       vectorType = words[at + 1];
-    if (opcode == kOpFunction) {
-      functionsBegin = at;
-      break;
-    }
-    at += length;
-  }
-  if (!annotationsEnd || !functionsBegin)
+  };
+  if (!walkDeclarations(words, sections, visit))
     return false;
+  size_t annotationsEnd = sections.annotationsEnd;
+  size_t functionsBegin = sections.functionsBegin;
 
   uint32_t &bound = words[3];
   llvm::SmallVector<uint32_t> declarations;

@@ -144,11 +144,21 @@ int32_t printfWords(DiagnosticsBuilder &b, Type type, Value value,
                         : GPUMEM_VULKAN_ARG_INT32;
 }
 
-class PrintfToDiagnostics final : public OpConversionPattern<gpu::PrintfOp> {
+/// A pattern that numbers its op's site by appending it to `sites`.
+template <typename Op>
+class SitePattern : public OpConversionPattern<Op> {
 public:
-  PrintfToDiagnostics(const SPIRVTypeConverter &converter, MLIRContext *context,
-                      SmallVectorImpl<DiagnosticSite> &sites)
-      : OpConversionPattern(converter, context), sites(sites) {}
+  SitePattern(const SPIRVTypeConverter &converter, MLIRContext *context,
+              SmallVectorImpl<DiagnosticSite> &sites)
+      : OpConversionPattern<Op>(converter, context), sites(sites) {}
+
+protected:
+  SmallVectorImpl<DiagnosticSite> &sites;
+};
+
+class PrintfToDiagnostics final : public SitePattern<gpu::PrintfOp> {
+public:
+  using SitePattern::SitePattern;
 
   LogicalResult
   matchAndRewrite(gpu::PrintfOp op, OpAdaptor adaptor,
@@ -185,16 +195,11 @@ public:
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  SmallVectorImpl<DiagnosticSite> &sites;
 };
 
-class AssertToDiagnostics final : public OpConversionPattern<cf::AssertOp> {
+class AssertToDiagnostics final : public SitePattern<cf::AssertOp> {
 public:
-  AssertToDiagnostics(const SPIRVTypeConverter &converter, MLIRContext *context,
-                      SmallVectorImpl<DiagnosticSite> &sites)
-      : OpConversionPattern(converter, context), sites(sites) {}
+  using SitePattern::SitePattern;
 
   LogicalResult
   matchAndRewrite(cf::AssertOp op, OpAdaptor adaptor,
@@ -228,9 +233,6 @@ public:
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  SmallVectorImpl<DiagnosticSite> &sites;
 };
 
 } // namespace
