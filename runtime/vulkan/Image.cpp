@@ -52,7 +52,8 @@ struct Reader {
     if (!has(bytes))
       malformed(size, "%s at byte %zu needs %llu bytes, %zu are left", what,
                 offset, (unsigned long long)bytes, size - offset);
-    std::memcpy(out, data + offset, bytes);
+    if (bytes) // `out` may be null when there is nothing to read
+      std::memcpy(out, data + offset, bytes);
     offset += bytes;
   }
 };
