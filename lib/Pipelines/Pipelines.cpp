@@ -39,7 +39,8 @@ using namespace mlir;
 /// without an LLVM lowering (math.ipowi) become calls to generated functions
 /// first, so that outlining clones those into the gpu.module with the kernel.
 static void addOutliningWithHoisting(OpPassManager &pm,
-                                     bool dynamicSharedBoundsChecks) {
+                                     bool dynamicSharedBoundsChecks,
+                                     bool lowerAllReduce = true) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemCheckMemcpySizesPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
@@ -48,8 +49,10 @@ static void addOutliningWithHoisting(OpPassManager &pm,
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
+  gpumem::GPUMemLowerGPUCollectivesPassOptions collectives;
+  collectives.allReduce = lowerAllReduce;
   pm.addNestedPass<gpu::GPUModuleOp>(
-      gpumem::createGPUMemLowerGPUCollectivesPass());
+      gpumem::createGPUMemLowerGPUCollectivesPass(collectives));
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
   if (dynamicSharedBoundsChecks)
     pm.addNestedPass<gpu::GPUModuleOp>(
@@ -192,7 +195,10 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
 void gpumem::buildVulkanPipeline(OpPassManager &pm,
                                  const VulkanPipelineOptions &options) {
   addHostBuffersToDevice(pm, options.hostBuffers);
-  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
+  // gpu.all_reduce stays for the vulkan target's own lowering, which does
+  // not depend on the subgroup size.
+  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
+                           /*lowerAllReduce=*/false);
   GPUMemAttachVulkanTargetPassOptions target;
   target.spirvVersion = options.spirvVersion;
   target.subgroupSize = options.subgroupSize;

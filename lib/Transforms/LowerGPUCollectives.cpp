@@ -4,7 +4,8 @@
 // thread-id arithmetic, with upstream's GPU rewrite patterns applied
 // greedily (warp of 32 lanes, 32-bit shuffles; wider values are split);
 // gpu.subgroup_size becomes 32 and gpu.num_subgroups the block's threads
-// divided by 32, rounded up.
+// divided by 32, rounded up. With all-reduce=false, gpu.all_reduce stays
+// (the vulkan target lowers it through workgroup memory).
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
@@ -46,9 +47,11 @@ LogicalResult lowerNumSubgroups(gpu::NumSubgroupsOp op,
 
 struct LowerGPUCollectivesPass
     : gpumem::impl::GPUMemLowerGPUCollectivesPassBase<LowerGPUCollectivesPass> {
+  using GPUMemLowerGPUCollectivesPassBase::GPUMemLowerGPUCollectivesPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateGpuAllReducePatterns(patterns);
+    if (allReduce)
+      populateGpuAllReducePatterns(patterns);
     populateGpuSubgroupIdPatterns(patterns);
     populateGpuBreakDownSubgroupReducePatterns(patterns, kShuffleBits);
     populateGpuLowerSubgroupReduceToShufflePatterns(patterns, kWarpSize,

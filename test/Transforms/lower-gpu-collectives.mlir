@@ -43,3 +43,20 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// With all-reduce=false (the vulkan pipeline), gpu.all_reduce stays for the
+// target's own lowering; subgroup reductions are still rewritten.
+// RUN: gpumem-opt %s -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-collectives{all-reduce=false}))' | FileCheck %s --check-prefix=KEEP
+// KEEP-LABEL: gpu.func @block_sum
+// KEEP: gpu.all_reduce add
+// KEEP-NOT: gpu.subgroup_reduce
+gpu.module @keep {
+  gpu.func @block_sum(%out: memref<64xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %out[%i] : memref<64xf32>
+    %s = gpu.all_reduce add %v uniform {} : (f32) -> f32
+    %w = gpu.subgroup_reduce add %s : (f32) -> f32
+    memref.store %w, %out[%i] : memref<64xf32>
+    gpu.return
+  }
+}

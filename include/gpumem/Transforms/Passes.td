@@ -257,6 +257,12 @@ def GPUMemLowerGPUCollectivesPass
     ...
     ```
   }];
+  let options = [
+    Option<"allReduce", "all-reduce", "bool", /*default=*/"true",
+           "Rewrite gpu.all_reduce too (the vulkan target leaves it and "
+           "reduces through workgroup memory, independently of the "
+           "device's subgroup size)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect"];
 }

@@ -27,6 +27,7 @@
 #include "DynamicWorkgroupMemory.h"
 #include "InlineDeviceFunctions.h"
 #include "ScalarizeVectorTransfers.h"
+#include "WorkgroupAllReduce.h"
 #include "VulkanAtomics.h"
 #include "VulkanDiagnostics.h"
 #include "StructuredControlFlow.h"
@@ -627,6 +628,13 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
   workgroupGlobalsToAttributions(module);
   if (failed(checkSupportedOps(module)))
     return failure();
+  spirv::ResourceLimitsAttr limits =
+      spirv::lookupTargetEnvOrDefault(module).getResourceLimits();
+  for (auto kernel : module.getOps<gpu::GPUFuncOp>())
+    if (kernel.isKernel() &&
+        failed(lowerAllReduceThroughWorkgroupMemory(
+            kernel, limits.getMaxComputeWorkgroupInvocations())))
+      return failure();
   {
     RewritePatternSet patterns(module.getContext());
     populateStructuredControlFlowPatterns(patterns);
@@ -658,8 +666,6 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
       functionsUseSubgroups |= usesSubgroups(&op);
       functionsUseDiagnostics |= usesDiagnostics(&op);
     }
-  spirv::ResourceLimitsAttr limits =
-      spirv::lookupTargetEnvOrDefault(module).getResourceLimits();
   for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
     if (!kernel.isKernel())
       continue;

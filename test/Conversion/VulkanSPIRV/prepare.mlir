@@ -167,3 +167,32 @@ gpu.module @vectors {
     gpu.return
   }
 }
+
+// gpu.all_reduce reduces through a workgroup array of one element per
+// thread (4 here): store, barrier, a tree step per halving stride (2, 1),
+// each followed by a barrier, then everyone reads element 0 and a last
+// barrier; no subgroup operation, so no subgroup size in the record
+// (flags 0).
+// CHECK-LABEL: gpu.module @all_reduce
+// CHECK-SAME: gpumem.vulkan_kernels = {k = array<i32: 1, 28, 0, 16
+// CHECK: workgroup(%[[S:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[S]][%{{.*}}]
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK: arith.addf
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: arith.addf
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[S]][%{{.*}}]
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.all_reduce
+gpu.module @all_reduce {
+  gpu.func @k(%out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    %v = memref.load %out[%i] : memref<4xf32>
+    %sum = gpu.all_reduce add %v uniform {} : (f32) -> f32
+    memref.store %sum, %out[%i] : memref<4xf32>
+    gpu.return
+  }
+}
