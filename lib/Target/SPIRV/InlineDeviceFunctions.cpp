@@ -10,8 +10,8 @@
 // it: rounds over the kernels' func.call ops whose callee is a func.func of
 // the module with a body, each inlined with upstream's inlineCall, until a
 // round inlines nothing or after kMaxRounds (recursion). A call whose callee
-// has several blocks inside a single-block region stays, and the
-// conversion lowers it as a call. Functions left without callers are
+// has several blocks inside a single-block region (scf.if, scf.for) stays,
+// and the conversion lowers it as a call. Functions left without callers are
 // erased.
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +52,10 @@ void gpumem::vulkan::inlineDeviceFunctions(gpu::GPUModuleOp module) {
     for (func::CallOp call : calls) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
       if (!callee || callee.isExternal())
+        continue;
+      // Several blocks cannot go into a region that must have one.
+      if (!callee.getBody().hasOneBlock() &&
+          call->getParentOp()->hasTrait<OpTrait::SingleBlock>())
         continue;
       if (failed(inlineCall(interface, config.getCloneCallback(), call,
                             cast<CallableOpInterface>(callee.getOperation()),

@@ -196,3 +196,29 @@ gpu.module @all_reduce {
     gpu.return
   }
 }
+
+// A device function of several blocks called inside a single-block region
+// (scf.if) cannot be inlined there: the call stays, and so does the callee.
+// CHECK-LABEL: gpu.module @multi_block_callee
+// CHECK: func.func @f
+// CHECK: scf.if
+// CHECK: func.call @f
+gpu.module @multi_block_callee {
+  func.func @f(%c: i1, %x: i32) -> i32 {
+    cf.cond_br %c, ^a, ^b
+  ^a:
+    return %x : i32
+  ^b:
+    %y = arith.addi %x, %x : i32
+    return %y : i32
+  }
+  gpu.func @k(%out: memref<4xi32>, %c: i1, %d: i1) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    scf.if %c {
+      %v = memref.load %out[%i] : memref<4xi32>
+      %r = func.call @f(%d, %v) : (i1, i32) -> i32
+      memref.store %r, %out[%i] : memref<4xi32>
+    }
+    gpu.return
+  }
+}
