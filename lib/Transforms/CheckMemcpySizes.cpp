@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/SourceLocation.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,11 +50,7 @@ Value bufferBytes(OpBuilder &builder, Location loc, Value memref,
 
 /// "file:line:col" of `loc`, or "an unknown location".
 std::string describe(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return (file.getFilename().str() + ":" + Twine(file.getLine()) + ":" +
-            Twine(file.getColumn()))
-        .str();
-  return "an unknown location";
+  return gpumem::fileLineColumn(loc).value_or("an unknown location");
 }
 
 struct CheckMemcpySizesPass

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/SourceLocation.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,14 +28,6 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kRecord = "gpumemLaunchLocation";
-
-std::string formatLocation(Location loc) {
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-            ":" + Twine(fileLoc.getColumn()))
-        .str();
-  return "";
-}
 
 struct RecordLaunchLocationsPass
     : gpumem::impl::GPUMemRecordLaunchLocationsPassBase<
@@ -59,9 +52,11 @@ struct RecordLaunchLocationsPass
     SymbolTable symbols(module);
     llvm::StringMap<LLVM::GlobalOp> globals;
     for (gpu::LaunchFuncOp launch : launches) {
-      std::string where = formatLocation(launch.getLoc());
-      if (where.empty())
+      std::optional<std::string> found =
+          gpumem::fileLineColumn(launch.getLoc());
+      if (!found)
         continue;
+      std::string where = *found;
       LLVM::GlobalOp &global = globals[where];
       if (!global) {
         OpBuilder::InsertionGuard guard(builder);

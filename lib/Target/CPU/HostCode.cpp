@@ -5,6 +5,7 @@
 #include "HostCode.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Transforms/SourceLocation.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -34,11 +35,7 @@ gpumem::cpu::createHostTypeConverter(MLIRContext *context) {
 }
 
 std::string gpumem::cpu::formatLocation(Location loc) {
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    return (fileLoc.getFilename().getValue() + ":" +
-            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
-        .str();
-  return "unknown location";
+  return fileLineColumn(loc).value_or("unknown location");
 }
 
 llvm::DenseSet<Operation *> gpumem::cpu::findSynchronizingFunctions(

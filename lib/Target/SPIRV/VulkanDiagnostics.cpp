@@ -22,6 +22,7 @@
 
 #include "VulkanDiagnostics.h"
 #include "gpumem/Runtime/VulkanKernelABI.h"
+#include "gpumem/Transforms/SourceLocation.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,12 +37,9 @@ namespace {
 
 constexpr llvm::StringLiteral kBufferName = "__gpumem_diagnostics";
 
-std::string formatLocation(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-            ":" + Twine(file.getColumn()))
-        .str();
-  return "unknown location";
+/// Where a site is, as the runtime prints it.
+std::string siteLocation(Operation *op) {
+  return gpumem::fileLineColumn(op->getLoc()).value_or("unknown location");
 }
 
 /// Builds SPIR-V around one op: constants and word pointers into the
@@ -166,7 +164,7 @@ public:
     DiagnosticsBuilder b(op, *getTypeConverter<SPIRVTypeConverter>(),
                          rewriter);
     DiagnosticSite site{GPUMEM_VULKAN_SITE_PRINTF, op.getFormat().str(),
-                        formatLocation(op.getLoc()), {}};
+                        siteLocation(op), {}};
     SmallVector<Value> words = {b.constant(int64_t(sites.size()))};
     for (auto [arg, value] : llvm::zip(op.getArgs(), adaptor.getArgs())) {
       int32_t kind = printfWords(b, arg.getType(), value, words);
@@ -229,7 +227,7 @@ public:
     storeIds(spirv::BuiltIn::LocalInvocationId,
              GPUMEM_VULKAN_DIAG_ASSERT_THREAD);
     sites.push_back({GPUMEM_VULKAN_SITE_ASSERT, op.getMsg().str(),
-                     formatLocation(op.getLoc()), {}});
+                     siteLocation(op), {}});
     rewriter.eraseOp(op);
     return success();
   }
@@ -237,13 +235,8 @@ public:
 
 } // namespace
 
-bool gpumem::vulkan::usesDiagnostics(Operation *root) {
-  return root
-      ->walk([](Operation *op) {
-        return isa<gpu::PrintfOp, cf::AssertOp>(op) ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
-      })
-      .wasInterrupted();
+bool gpumem::vulkan::isDiagnosticOp(Operation *op) {
+  return isa<gpu::PrintfOp, cf::AssertOp>(op);
 }
 
 void gpumem::vulkan::populateDiagnosticsToSPIRVPatterns(
