@@ -652,27 +652,28 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
              << "control flow and vector transfers did not settle";
   }
   SmallVector<NamedAttribute> records;
-  // Device functions are not traced per kernel: one that uses subgroups
-  // marks every kernel of the module.
-  auto usesSubgroups = [](Operation *root) {
-    return root->walk([](Operation *op) {
-                 return isSubgroupOp(op) ? WalkResult::interrupt()
-                                         : WalkResult::advance();
-               }).wasInterrupted();
+  // Device functions left after inlining are not traced per kernel: one
+  // that uses subgroups, prints or asserts marks every kernel of the module.
+  auto uses = [](Operation *root, bool (*matches)(Operation *)) {
+    return root
+        ->walk([&](Operation *op) {
+          return matches(op) ? WalkResult::interrupt() : WalkResult::advance();
+        })
+        .wasInterrupted();
   };
   bool functionsUseSubgroups = false, functionsUseDiagnostics = false;
   for (Operation &op : module.getOps())
     if (!isa<gpu::GPUFuncOp>(op) || !cast<gpu::GPUFuncOp>(op).isKernel()) {
-      functionsUseSubgroups |= usesSubgroups(&op);
-      functionsUseDiagnostics |= usesDiagnostics(&op);
+      functionsUseSubgroups |= uses(&op, isSubgroupOp);
+      functionsUseDiagnostics |= uses(&op, isDiagnosticOp);
     }
   for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
     if (!kernel.isKernel())
       continue;
     uint32_t subgroupSize = 0;
-    if (functionsUseSubgroups || usesSubgroups(kernel))
+    if (functionsUseSubgroups || uses(kernel, isSubgroupOp))
       subgroupSize = limits.getSubgroupSize();
-    bool diagnostics = functionsUseDiagnostics || usesDiagnostics(kernel);
+    bool diagnostics = functionsUseDiagnostics || uses(kernel, isDiagnosticOp);
     FailureOr<KernelRecord> record =
         KernelPreparer(kernel, subgroupSize).run();
     if (failed(record))

@@ -18,8 +18,8 @@ class SPIRVTypeConverter;
 
 namespace gpumem::vulkan {
 
-/// Whether `root` holds a gpu.printf or cf.assert.
-bool usesDiagnostics(mlir::Operation *root);
+/// Whether `op` is a gpu.printf or cf.assert.
+bool isDiagnosticOp(mlir::Operation *op);
 
 /// Conversion patterns for gpu.printf and cf.assert, which number their
 /// sites by appending them to `sites` (which must outlive the conversion).
