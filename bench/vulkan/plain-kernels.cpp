@@ -111,14 +111,7 @@ int main(int argc, char **argv) {
   VkDescriptorSet set;
   allocateSet(context, pipeline, uint32_t(handles.size()), set);
   writeSet(context, set, handles);
-  VkCommandBufferAllocateInfo info{
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  info.commandPool = context.commandPool;
-  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  info.commandBufferCount = 1;
-  VkCommandBuffer commands;
-  check(vkAllocateCommandBuffers(context.device, &info, &commands),
-        "vkAllocateCommandBuffers");
+  VkCommandBuffer commands = allocateCommands(context);
   VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkFence fence;
   check(vkCreateFence(context.device, &fenceInfo, nullptr, &fence),

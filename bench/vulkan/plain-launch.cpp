@@ -41,23 +41,12 @@ struct Launcher {
       : context(c), pipeline(p), buffer(b) {
     allocateSet(context, pipeline, 1, set);
     writeSet(context, set, {buffer.buffer});
-    commands = allocateCommands();
+    commands = allocateCommands(context);
     VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     check(vkCreateFence(context.device, &info, nullptr, &fence),
           "vkCreateFence");
   }
 
-  VkCommandBuffer allocateCommands() {
-    VkCommandBufferAllocateInfo info{
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    info.commandPool = context.commandPool;
-    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    info.commandBufferCount = 1;
-    VkCommandBuffer result;
-    check(vkAllocateCommandBuffers(context.device, &info, &result),
-          "vkAllocateCommandBuffers");
-    return result;
-  }
 
   void reuse() {
     check(vkResetCommandBuffer(commands, 0), "vkResetCommandBuffer");
@@ -70,7 +59,7 @@ struct Launcher {
     VkDescriptorSet fresh;
     VkDescriptorPool pool = allocateSet(context, pipeline, 1, fresh);
     writeSet(context, fresh, {buffer.buffer});
-    VkCommandBuffer buffer = allocateCommands();
+    VkCommandBuffer buffer = allocateCommands(context);
     recordDispatch(buffer, pipeline, fresh, &push, sizeof push, grid,
                    /*leading=*/true);
     VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};

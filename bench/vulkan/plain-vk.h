@@ -282,6 +282,19 @@ inline VkDescriptorPool allocateSet(const Context &context,
   return pool;
 }
 
+/// One primary command buffer from the context's pool.
+inline VkCommandBuffer allocateCommands(const Context &context) {
+  VkCommandBufferAllocateInfo info{
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  info.commandPool = context.commandPool;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 1;
+  VkCommandBuffer commands;
+  check(vkAllocateCommandBuffers(context.device, &info, &commands),
+        "vkAllocateCommandBuffers");
+  return commands;
+}
+
 inline void memoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags from,
                           VkAccessFlags fromAccess, VkPipelineStageFlags to,
                           VkAccessFlags toAccess) {
