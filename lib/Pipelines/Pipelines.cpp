@@ -40,13 +40,16 @@ using namespace mlir;
 /// first, so that outlining clones those into the gpu.module with the kernel.
 static void addOutliningWithHoisting(OpPassManager &pm,
                                      bool dynamicSharedBoundsChecks,
-                                     bool lowerAllReduce = true) {
+                                     bool lowerAllReduce = true,
+                                     bool sinkConstants = false) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemCheckMemcpySizesPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
+  if (sinkConstants)
+    pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   gpumem::GPUMemLowerGPUCollectivesPassOptions collectives;
@@ -197,8 +200,11 @@ void gpumem::buildVulkanPipeline(OpPassManager &pm,
   addHostBuffersToDevice(pm, options.hostBuffers);
   // gpu.all_reduce stays for the vulkan target's own lowering, which does
   // not depend on the subgroup size.
+  // Constants are sunk into the kernels, so that sizes the host wrote as
+  // constants (a private alloca's, say) are static in the shader, where
+  // SPIR-V needs them.
   addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
-                           /*lowerAllReduce=*/false);
+                           /*lowerAllReduce=*/false, /*sinkConstants=*/true);
   GPUMemAttachVulkanTargetPassOptions target;
   target.spirvVersion = options.spirvVersion;
   target.subgroupSize = options.subgroupSize;
