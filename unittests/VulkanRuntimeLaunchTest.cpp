@@ -20,15 +20,6 @@ using namespace gpumem_vulkan_test;
 
 namespace {
 
-/// The test kernels' module, loaded once per process.
-void *testModule() {
-  static void *module = [] {
-    std::vector<uint32_t> image = testImage();
-    return mgpuModuleLoad(image.data(), image.size() * 4);
-  }();
-  return module;
-}
-
 TEST(VulkanRuntime, DeviceKind) {
   int kind = gpumemVulkanDeviceKind();
   EXPECT_GE(kind, 0);
@@ -214,6 +205,43 @@ TEST(VulkanRuntime, ConcurrentStreams) {
     thread.join();
   for (int t = 0; t < 4; ++t)
     EXPECT_EQ(failures[t], 0) << "thread " << t;
+}
+
+/// The null stream is CUDA's legacy default stream: work on it follows the
+/// work of every stream before it, and work on a stream follows it; an
+/// event recorded on it covers all streams. x = x + x * 1 per launch.
+TEST(VulkanRuntime, NullStreamOrdersAllStreams) {
+  GPUMEM_REQUIRE_TEST_KERNELS();
+  void *function = mgpuModuleGetFunction(testModule(), "add");
+  constexpr int n = 128;
+  auto *x = static_cast<float *>(mgpuMemAlloc(n * 4, nullptr, false));
+  for (int i = 0; i < n; ++i)
+    x[i] = float(i);
+  MemRef mx{x, x, 0, n, 1};
+  float one = 1.0f;
+  std::vector<void *> params = addParams(mx, mx, mx, one);
+  void *a = mgpuStreamCreate(), *b = mgpuStreamCreate();
+  auto launch = [&](void *stream) {
+    mgpuLaunchKernel(function, n / 64, 1, 1, 64, 1, 1, 0, stream,
+                     params.data(), nullptr, params.size());
+  };
+  launch(a);       // x * 2
+  launch(nullptr); // after a: x * 4
+  launch(b);       // after the null stream: x * 8
+  void *all = mgpuEventCreate();
+  mgpuEventRecord(all, nullptr);
+  mgpuEventSynchronize(all);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(x[i], float(i) * 8) << "element " << i;
+  launch(b);       // x * 16
+  launch(nullptr); // after b: x * 32
+  mgpuStreamSynchronize(nullptr); // all streams
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(x[i], float(i) * 32) << "element " << i;
+  mgpuEventDestroy(all);
+  mgpuStreamDestroy(a);
+  mgpuStreamDestroy(b);
+  mgpuMemFree(x, nullptr);
 }
 
 TEST(VulkanRuntime, UnloadAndReload) {

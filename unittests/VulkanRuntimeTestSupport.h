@@ -124,6 +124,15 @@ inline std::vector<uint32_t> testImage() {
   return buildImage(spirv, {addKernel(), reverseKernel()});
 }
 
+/// The test kernels' module, loaded once per process.
+inline void *testModule() {
+  static void *module = [] {
+    std::vector<uint32_t> image = testImage();
+    return mgpuModuleLoad(image.data(), image.size() * 4);
+  }();
+  return module;
+}
+
 /// A 1-D memref as the host lowering expands it into kernel arguments.
 struct MemRef {
   void *allocated;
@@ -136,6 +145,17 @@ struct MemRef {
       params.push_back(field);
   }
 };
+
+/// The parameters of add(a, b, c, s), pointing into the arguments.
+inline std::vector<void *> addParams(MemRef &a, MemRef &b, MemRef &c,
+                                     float &s) {
+  std::vector<void *> params;
+  a.pass(params);
+  b.pass(params);
+  c.pass(params);
+  params.push_back(&s);
+  return params;
+}
 
 /// Skips a test that needs a Vulkan device where there is none, and one
 /// that needs the test kernels where they were not assembled.

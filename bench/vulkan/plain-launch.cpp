@@ -4,7 +4,7 @@
 // "main_kernel", one storage buffer of 32 floats, 32 bytes of push
 // constants laid out as gpumem's kernel ABI says, block size by
 // specialization constants). 6 runs of 10000 launches of 1 block x 32
-// threads, each synchronous: record, submit with a fence, wait. Prints the
+// threads, each synchronous: record, submit, wait. Prints the
 // best run in microseconds per launch, then buf[0] (60000, as launch.mlir
 // prints). Per launch:
 //   reuse       reset and re-record one command buffer (bind pipeline, bind
@@ -13,9 +13,11 @@
 //               wait, reset the fence;
 //   per-launch  the Vulkan calls gpumem's runtime makes: create a
 //               descriptor pool, allocate and write the set, allocate a
-//               command buffer, record it with gpumem's two barriers,
-//               create a fence, submit, wait, then destroy the fence, free
-//               the command buffer, destroy the pool.
+//               command buffer, record it with the same barrier, submit
+//               signalling the next value of the stream's timeline
+//               semaphore (recycled from launch to launch, as the runtime
+//               recycles them), wait for it, read the counter, then free
+//               the command buffer and destroy the pool.
 #include "plain-vk.h"
 
 namespace {
@@ -36,6 +38,8 @@ struct Launcher {
   VkDescriptorSet set;
   VkCommandBuffer commands;
   VkFence fence;
+  VkSemaphore stream; ///< per-launch: the stream's timeline
+  uint64_t streamValue = 0;
 
   Launcher(const Context &c, const Pipeline &p, Buffer b)
       : context(c), pipeline(p), buffer(b) {
@@ -45,6 +49,13 @@ struct Launcher {
     VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     check(vkCreateFence(context.device, &info, nullptr, &fence),
           "vkCreateFence");
+    VkSemaphoreTypeCreateInfo type{
+        VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo timeline{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    timeline.pNext = &type;
+    check(vkCreateSemaphore(context.device, &timeline, nullptr, &stream),
+          "vkCreateSemaphore");
   }
 
 
@@ -60,14 +71,29 @@ struct Launcher {
     VkDescriptorPool pool = allocateSet(context, pipeline, 1, fresh);
     writeSet(context, fresh, {buffer.buffer});
     VkCommandBuffer buffer = allocateCommands(context);
-    recordDispatch(buffer, pipeline, fresh, &push, sizeof push, grid,
-                   /*leading=*/true);
-    VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence once;
-    check(vkCreateFence(context.device, &info, nullptr, &once),
-          "vkCreateFence");
-    submitAndWait(context, buffer, once);
-    vkDestroyFence(context.device, once, nullptr);
+    recordDispatch(buffer, pipeline, fresh, &push, sizeof push, grid);
+    uint64_t value = ++streamValue;
+    VkTimelineSemaphoreSubmitInfo timeline{
+        VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    timeline.signalSemaphoreValueCount = 1;
+    timeline.pSignalSemaphoreValues = &value;
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.pNext = &timeline;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &buffer;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &stream;
+    check(vkQueueSubmit(context.queue, 1, &submit, VK_NULL_HANDLE),
+          "vkQueueSubmit");
+    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &stream;
+    wait.pValues = &value;
+    check(vkWaitSemaphoresKHR(context.device, &wait, UINT64_MAX),
+          "vkWaitSemaphoresKHR");
+    uint64_t reached = 0;
+    check(vkGetSemaphoreCounterValueKHR(context.device, stream, &reached),
+          "vkGetSemaphoreCounterValueKHR");
     vkFreeCommandBuffers(context.device, context.commandPool, 1, &buffer);
     vkDestroyDescriptorPool(context.device, pool, nullptr);
   }

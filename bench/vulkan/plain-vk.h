@@ -37,7 +37,8 @@
   X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets) X(vkCmdPushConstants)        \
   X(vkCmdDispatch) X(vkCmdPipelineBarrier) X(vkCreateFence)                    \
   X(vkDestroyFence) X(vkResetFences) X(vkGetFenceStatus) X(vkQueueSubmit)      \
-  X(vkWaitForFences)
+  X(vkWaitForFences) X(vkCreateSemaphore) X(vkWaitSemaphoresKHR)               \
+  X(vkGetSemaphoreCounterValueKHR)
 
 #define VK_DECLARE(name) static PFN_##name name;
 VK_DECLARE(vkGetInstanceProcAddr)
@@ -122,7 +123,16 @@ inline Context createContext() {
   queueInfo.queueFamilyIndex = context.family;
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
+  // Timeline semaphores, as gpumem's runtime enables them (per-launch mode
+  // of plain-launch.cpp waits on one).
+  const char *timelineExtension = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  timeline.timelineSemaphore = VK_TRUE;
   VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  deviceInfo.pNext = &timeline;
+  deviceInfo.enabledExtensionCount = 1;
+  deviceInfo.ppEnabledExtensionNames = &timelineExtension;
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
   check(vkCreateDevice(physical, &deviceInfo, nullptr, &context.device),
@@ -305,24 +315,15 @@ inline void memoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags from,
                        nullptr);
 }
 
-/// Records into `commands` (begun and ended here): with `leading`, a
-/// compute and host-write to compute barrier first; then bind pipeline,
-/// bind set, push constants, dispatch, and the compute to host barrier that
-/// makes the kernel's writes visible to the host after the fence wait.
+/// Records into `commands` (begun and ended here): bind pipeline, bind
+/// set, push constants, dispatch, and the compute to host barrier that
+/// makes the kernel's writes visible to the host after the wait.
 inline void recordDispatch(VkCommandBuffer commands, const Pipeline &pipeline,
                            VkDescriptorSet set, const void *push,
-                           uint32_t pushBytes, const uint32_t grid[3],
-                           bool leading = false) {
+                           uint32_t pushBytes, const uint32_t grid[3]) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
-  if (leading)
-    memoryBarrier(commands,
-                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                      VK_PIPELINE_STAGE_HOST_BIT,
-                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
-                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                     pipeline.pipeline);
   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
@@ -331,8 +332,11 @@ inline void recordDispatch(VkCommandBuffer commands, const Pipeline &pipeline,
     vkCmdPushConstants(commands, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT,
                        0, pushBytes, push);
   vkCmdDispatch(commands, grid[0], grid[1], grid[2]);
-  memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+  memoryBarrier(commands,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_HOST_BIT,
                 VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT);
   check(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
 }

@@ -4,8 +4,10 @@
 // The choice: mgpuSetDefaultDevice's index when it came before the first
 // use, else $GPUMEM_VULKAN_DEVICE, else the first device with a compute
 // queue that is not VK_PHYSICAL_DEVICE_TYPE_CPU, else the first CPU one
-// (lavapipe). The device gets one queue of the first compute family and
-// VK_EXT_external_memory_host when it has it. It is published through an
+// (lavapipe). The device gets one queue of the first compute family,
+// timeline semaphores (required: streams are made of them) and
+// VK_EXT_external_memory_host when it has it. Whether its allocations are
+// staged is decided here too (chooseStagedMemory). It is published through an
 // atomic pointer after its entry points are in `vk`, as in the CUDA
 // runtime's Device.cpp; a mutex serialises the choice with
 // mgpuSetDefaultDevice. Everything here is constant-initialized.
@@ -99,6 +101,40 @@ bool hasExtension(VkPhysicalDevice physical, const char *name) {
   return false;
 }
 
+/// Whether allocations are staged (Device::stagedMemory): as
+/// $GPUMEM_VULKAN_MEMORY says (`mapped` or `staged`), else staged on a
+/// discrete GPU unless one of its host-visible memory types is in its
+/// largest device-local heap (resizable BAR), where mapping costs nothing.
+bool chooseStagedMemory(const Device &device) {
+  const char *mode = std::getenv("GPUMEM_VULKAN_MEMORY");
+  if (mode && *mode && std::strcmp(mode, "auto") != 0) {
+    if (std::strcmp(mode, "staged") == 0)
+      return true;
+    if (std::strcmp(mode, "mapped") == 0)
+      return false;
+    fatal("GPUMEM_VULKAN_MEMORY must be 'mapped', 'staged' or 'auto', not "
+          "'%s'",
+          mode);
+  }
+  if (device.properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
+    return false;
+  const VkPhysicalDeviceMemoryProperties &memory = device.memory;
+  int largest = -1;
+  for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
+    if ((memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+        (largest < 0 ||
+         memory.memoryHeaps[h].size > memory.memoryHeaps[largest].size))
+      largest = int(h);
+  constexpr VkMemoryPropertyFlags mapped =
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+    if ((memory.memoryTypes[i].propertyFlags & mapped) == mapped &&
+        int(memory.memoryTypes[i].heapIndex) == largest)
+      return false;
+  return true;
+}
+
 void onExit() {
   processExiting.store(true, std::memory_order_release);
   drainAtExit();
@@ -118,7 +154,8 @@ Device *create(const Instance &found, int index) {
           VK_API_VERSION_MINOR(device->properties.apiVersion));
   if (!hasComputeQueue(device->physical, &device->queueFamily))
     fatal("Vulkan device %d (%s) has no compute queue", index, name);
-  // Allocations are mapped host memory (see Memory.cpp).
+  // Mapped allocations, staging buffers and diagnostics buffers are
+  // host-visible memory (see Memory.cpp).
   constexpr VkMemoryPropertyFlags shared = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   bool hasShared = false;
@@ -129,8 +166,27 @@ Device *create(const Instance &found, int index) {
     fatal("Vulkan device %d (%s) has no host-visible, host-coherent memory "
           "type, which gpumem's Vulkan runtime allocates from",
           index, name);
+  device->stagedMemory = chooseStagedMemory(*device);
 
-  std::vector<const char *> extensions;
+  // Streams are timeline semaphores.
+  if (!hasExtension(device->physical,
+                    VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
+    fatal("Vulkan device %d (%s) lacks " VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME
+          ", which gpumem's streams are made of",
+          index, name);
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  VkPhysicalDeviceFeatures2 features{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  features.pNext = &timeline;
+  vk.vkGetPhysicalDeviceFeatures2(device->physical, &features);
+  if (!timeline.timelineSemaphore)
+    fatal("Vulkan device %d (%s) has no timeline semaphores, which gpumem's "
+          "streams are made of",
+          index, name);
+
+  std::vector<const char *> extensions = {
+      VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME};
   device->hostImport = hasExtension(device->physical,
                                     VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   if (device->hostImport) {
@@ -165,6 +221,8 @@ Device *create(const Instance &found, int index) {
   queue.queueCount = 1;
   queue.pQueuePriorities = &priority;
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  timeline.pNext = nullptr; // the feature query's answer: enabled
+  info.pNext = &timeline;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
   info.pEnabledFeatures = &enabled;

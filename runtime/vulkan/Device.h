@@ -22,11 +22,16 @@ struct Device {
   bool hostImport;
   VkDeviceSize importAlignment; ///< minImportedHostPointerAlignment
   uint32_t subgroupSize;        ///< VkPhysicalDeviceSubgroupProperties'
+  /// mgpuMemAlloc gives device-local buffers the host reaches only through
+  /// copies (discrete GPUs), rather than mapped host-visible ones: see
+  /// Memory.cpp and $GPUMEM_VULKAN_MEMORY.
+  bool stagedMemory;
 };
 
 /// The device, created on first use: the index mgpuSetDefaultDevice gave,
 /// else $GPUMEM_VULKAN_DEVICE, else the first device that is not a CPU
-/// implementation, else the first one; exits on any failure.
+/// implementation, else the first one; exits on any failure. The device
+/// has timeline semaphores (VK_KHR_timeline_semaphore), which streams are.
 const Device &device();
 
 /// True once the process has begun to exit (an atexit handler registered

@@ -106,7 +106,8 @@ gpumem::vulkan::takeDiagnostics(const Kernel &kernel, const char *launch) {
     }
   }
   if (!words)
-    words = static_cast<uint32_t *>(mgpuMemAlloc(kBufferBytes, nullptr, false));
+    words = static_cast<uint32_t *>(
+        mgpuMemAlloc(kBufferBytes, nullptr, /*isHostShared=*/true));
   BufferAt at;
   if (!findBuffer(words, at))
     fatal("the diagnostics buffer of kernel '%s' has no Vulkan buffer",

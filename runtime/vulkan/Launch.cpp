@@ -313,7 +313,12 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                         VK_SHADER_STAGE_COMPUTE_BIT, 0,
                         header.pushConstantBytes, arguments.push.data());
   vk.vkCmdDispatch(commands, uint32_t(gridX), uint32_t(gridY), uint32_t(gridZ));
-  recording.submit(static_cast<Stream *>(stream), pool, name,
+  if (pool)
+    recording.whenDone([pool] {
+      vk.vkDestroyDescriptorPool(device().device, pool, nullptr);
+    });
+  recording.submit(static_cast<Stream *>(stream),
+                   std::string("kernel '") + name + "'",
                    std::move(diagnostics));
   gpumem::runtime::clearLaunchLocation();
 }

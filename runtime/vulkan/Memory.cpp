@@ -2,18 +2,20 @@
 // Memory of the mgpu* ABI on Vulkan.
 //
 // Every mgpuMemAlloc is its own VkBuffer (storage and transfer usage) bound
-// to its own allocation of a HOST_VISIBLE | HOST_COHERENT memory type (one
-// that is also DEVICE_LOCAL when the device has it: integrated GPUs,
-// lavapipe, resizable BAR), mapped for its whole life: the pointer returned
-// is the mapping, so the host reads and writes it directly, and a launch
-// binds the buffer. Discrete GPUs whose host-visible memory is slow would
-// want device-local buffers and staging copies; not done yet.
-// mgpuMemHostRegister imports host memory (VK_EXT_external_memory_host)
-// into a buffer over the pages that hold it. A sorted map from the first
-// address of each range to its buffer finds the buffer of any pointer
-// inside it (upper_bound, then one step back). Copies, fills and frees
-// first wait for all submitted work (Queue.h), then act on the host.
-// Releases do nothing once the process is exiting (Device.h).
+// to its own allocation. On most devices (integrated GPUs, lavapipe,
+// discrete ones with resizable BAR) that is a HOST_VISIBLE | HOST_COHERENT
+// memory type, DEVICE_LOCAL too where there is one, mapped for the
+// buffer's whole life: the pointer returned is the mapping, so the host
+// reads and writes it directly. On a discrete GPU without a mappable
+// device-local heap (Device::stagedMemory) it is device-local memory, and
+// the pointer is an address range reserved with no access, so copies go
+// through staging buffers (Copies.cpp) and host accesses fault as on a GPU;
+// `isHostShared` allocations stay mapped. mgpuMemHostRegister imports host
+// memory (VK_EXT_external_memory_host) into a buffer over the pages that
+// hold it. A sorted map from the first address of each range to its buffer
+// finds the buffer of any pointer inside it (upper_bound, then one step
+// back). Frees first wait for all submitted work (Queue.h). Releases do
+// nothing once the process is exiting (Device.h).
 //===----------------------------------------------------------------------===//
 
 #include "Memory.h"
@@ -29,9 +31,18 @@
 #include <map>
 #include <mutex>
 
+#include <sys/mman.h>
+
 using namespace gpumem::vulkan;
 
 namespace {
+
+/// How a range's host addresses relate to its buffer.
+enum class Kind {
+  Mapped,      ///< mgpuMemAlloc: the buffer's mapping
+  DeviceLocal, ///< mgpuMemAlloc, staged: a reservation with no access
+  Imported,    ///< mgpuMemHostRegister: the host memory itself
+};
 
 struct Range {
   uint64_t bytes;       ///< of the range pointers are looked up in
@@ -39,7 +50,7 @@ struct Range {
   uint64_t bufferBytes; ///< >= bytes
   VkBuffer buffer;
   VkDeviceMemory memory;
-  bool imported; ///< mgpuMemHostRegister, not mgpuMemAlloc
+  Kind kind;
 };
 
 /// The ranges by first address. Never destroyed.
@@ -94,12 +105,13 @@ void insert(uintptr_t start, const Range &range) {
   ranges().byStart.emplace(start, range);
 }
 
-/// Removes and returns the range starting at `ptr` of the given kind;
-/// false when there is none.
+/// Removes and returns the range starting at `ptr` that an import (or
+/// else an allocation) made; false when there is none.
 bool take(void *ptr, bool imported, Range &range) {
   std::lock_guard<std::mutex> lock(ranges().mutex);
   auto found = ranges().byStart.find(uintptr_t(ptr));
-  if (found == ranges().byStart.end() || found->second.imported != imported)
+  if (found == ranges().byStart.end() ||
+      (found->second.kind == Kind::Imported) != imported)
     return false;
   range = found->second;
   ranges().byStart.erase(found);
@@ -107,9 +119,9 @@ bool take(void *ptr, bool imported, Range &range) {
 }
 
 void release(const Range &range) {
-  VkDevice handle = device().device;
-  vk.vkDestroyBuffer(handle, range.buffer, nullptr);
-  vk.vkFreeMemory(handle, range.memory, nullptr);
+  destroyOwnBuffer({range.buffer, range.memory, nullptr});
+  if (range.kind == Kind::DeviceLocal)
+    munmap(range.bufferStart, range.bufferBytes);
 }
 
 } // namespace
@@ -136,9 +148,51 @@ bool gpumem::vulkan::findBuffer(const void *ptr, BufferAt &found) {
   auto &[start, range] = *std::prev(next);
   if (uintptr_t(ptr) - start >= range.bytes)
     return false;
-  found = {range.buffer, static_cast<const char *>(ptr) - range.bufferStart,
-           range.bufferBytes};
+  int64_t offset = static_cast<const char *>(ptr) - range.bufferStart;
+  found = {range.buffer, offset, range.bufferBytes,
+           range.bytes - (uintptr_t(ptr) - start),
+           range.kind == Kind::DeviceLocal};
   return true;
+}
+
+OwnBuffer gpumem::vulkan::createOwnBuffer(uint64_t bytes, bool hostVisible) {
+  const Device &current = device();
+  OwnBuffer own;
+  own.buffer = createBuffer(current, bytes, false);
+  VkMemoryRequirements requirements;
+  vk.vkGetBufferMemoryRequirements(current.device, own.buffer, &requirements);
+  constexpr VkMemoryPropertyFlags mappable =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int type = hostVisible
+                 ? memoryType(current, requirements.memoryTypeBits, mappable,
+                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+                 : memoryType(current, requirements.memoryTypeBits, 0,
+                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (type < 0)
+    fatal("Vulkan device %d (%s) has no %smemory type for storage buffers",
+          current.index, current.properties.deviceName,
+          hostVisible ? "host-visible, host-coherent " : "");
+  VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  info.allocationSize = requirements.size;
+  info.memoryTypeIndex = uint32_t(type);
+  VkResult result =
+      vk.vkAllocateMemory(current.device, &info, nullptr, &own.memory);
+  if (result != VK_SUCCESS)
+    fatal("vkAllocateMemory failed for %llu bytes (memory type %d): %s",
+          (unsigned long long)bytes, type, describe(result));
+  check(vk.vkBindBufferMemory(current.device, own.buffer, own.memory, 0),
+        "vkBindBufferMemory");
+  if (hostVisible)
+    check(vk.vkMapMemory(current.device, own.memory, 0, VK_WHOLE_SIZE, 0,
+                         &own.mapped),
+          "vkMapMemory");
+  return own;
+}
+
+void gpumem::vulkan::destroyOwnBuffer(const OwnBuffer &own) {
+  VkDevice handle = device().device;
+  vk.vkDestroyBuffer(handle, own.buffer, nullptr);
+  vk.vkFreeMemory(handle, own.memory, nullptr);
 }
 
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
@@ -146,40 +200,27 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   if (sizeBytes == 0)
     return nullptr;
   const Device &current = device();
-  // Storage buffers are read in 4-byte words.
-  if (sizeBytes > UINT64_MAX - 3)
+  // Storage buffers are read in 4-byte words; reservations are pages.
+  if (sizeBytes > UINT64_MAX / 2)
     fatal("mgpuMemAlloc: %llu bytes is too large",
           (unsigned long long)sizeBytes);
   uint64_t bytes = (sizeBytes + 3) & ~uint64_t(3);
-  VkBuffer buffer = createBuffer(current, bytes, false);
-  VkMemoryRequirements requirements;
-  vk.vkGetBufferMemoryRequirements(current.device, buffer, &requirements);
-  int type = memoryType(current, requirements.memoryTypeBits,
-                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                        VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (type < 0)
-    fatal("Vulkan device %d (%s) has no host-visible, host-coherent memory "
-          "type for storage buffers",
-          current.index, current.properties.deviceName);
-  VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  info.allocationSize = requirements.size;
-  info.memoryTypeIndex = uint32_t(type);
-  Range range{sizeBytes, nullptr, bytes, buffer, VK_NULL_HANDLE, false};
-  VkResult result =
-      vk.vkAllocateMemory(current.device, &info, nullptr, &range.memory);
-  if (result != VK_SUCCESS)
-    fatal("vkAllocateMemory failed for %llu bytes (memory type %d): %s",
-          (unsigned long long)sizeBytes, type, describe(result));
-  check(vk.vkBindBufferMemory(current.device, buffer, range.memory, 0),
-        "vkBindBufferMemory");
-  void *mapped = nullptr;
-  check(vk.vkMapMemory(current.device, range.memory, 0, VK_WHOLE_SIZE, 0,
-                       &mapped),
-        "vkMapMemory");
-  range.bufferStart = static_cast<char *>(mapped);
-  insert(uintptr_t(mapped), range);
-  return mapped;
+  bool deviceLocal = current.stagedMemory && !isHostShared;
+  OwnBuffer own = createOwnBuffer(bytes, !deviceLocal);
+  char *start = static_cast<char *>(own.mapped);
+  if (deviceLocal) {
+    void *reserved = mmap(nullptr, bytes, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (reserved == MAP_FAILED)
+      fatal("mgpuMemAlloc: cannot reserve %llu bytes of addresses for "
+            "device memory",
+            (unsigned long long)bytes);
+    start = static_cast<char *>(reserved);
+  }
+  insert(uintptr_t(start),
+         {sizeBytes, start, bytes, own.buffer, own.memory,
+          deviceLocal ? Kind::DeviceLocal : Kind::Mapped});
+  return start;
 }
 
 extern "C" void mgpuMemFree(void *ptr, void *stream) {
@@ -190,34 +231,6 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
   if (!take(ptr, /*imported=*/false, range))
     fatal("mgpuMemFree: %p is not the start of memory from mgpuMemAlloc", ptr);
   release(range);
-}
-
-extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
-                           void *stream) {
-  if (sizeBytes == 0)
-    return;
-  waitAll();
-  std::memmove(dst, src, sizeBytes);
-}
-
-extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
-                             void *stream) {
-  if (count == 0)
-    return;
-  waitAll();
-  auto *words = static_cast<uint32_t *>(dst);
-  for (size_t i = 0; i < count; ++i)
-    words[i] = value;
-}
-
-extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                             void *stream) {
-  if (count == 0)
-    return;
-  waitAll();
-  auto *halves = static_cast<uint16_t *>(dst);
-  for (size_t i = 0; i < count; ++i)
-    halves[i] = value;
 }
 
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
@@ -278,7 +291,7 @@ extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   info.memoryTypeIndex = uint32_t(type);
   Range range{sizeBytes,      reinterpret_cast<char *>(start),
               bytes,          buffer,
-              VK_NULL_HANDLE, true};
+              VK_NULL_HANDLE, Kind::Imported};
   result = vk.vkAllocateMemory(current.device, &info, nullptr, &range.memory);
   if (result != VK_SUCCESS)
     fatal("vkAllocateMemory failed importing %llu bytes of host memory at %p: "

@@ -1,44 +1,53 @@
 //===----------------------------------------------------------------------===//
 // The queue, streams and events (see Queue.h for the ordering they give).
 //
-// Submissions in flight are a FIFO of (serial, fence, command buffer,
-// descriptor pool), retired in order: a wait takes fences from the front
-// until it reaches its serial; each submission also retires the ones
-// already finished, so the FIFO stays short without waits. One mutex
-// guards the command pool, the queue, the FIFO and the streams' serials.
-// Retiring a submission with a diagnostics buffer reports it (prints the
-// kernel's printf output, or ends the program on a failed assert).
+// Submissions in flight are kept in submission order with the point they
+// reach. Retiring runs oldest first over those whose semaphore has reached
+// their value: it frees the command buffer, runs the submission's
+// whenDone actions and reports its diagnostics (prints the kernel's printf
+// output, or ends the program on a failed assert). Every wait retires all
+// that has finished; every submission retires the finished ones before the
+// oldest unfinished one, so the list stays short at constant cost. One mutex
+// guards the command pool, the queue, the list, the streams and their
+// timelines' last values; host waits on semaphores run without it. A
+// submission holds the timelines it waits on, so no timeline ends while
+// work that refers to it is pending; a timeline's semaphore is then
+// recycled, never destroyed.
 //===----------------------------------------------------------------------===//
 
 #include "Queue.h"
 #include "Device.h"
 #include "VulkanRuntime.h"
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
+#include <tuple>
+#include <utility>
 
 using namespace gpumem::vulkan;
 
 namespace {
 
 struct Submission {
-  uint64_t serial;
-  VkFence fence;
+  Point reaches;
   VkCommandBuffer buffer;
-  VkDescriptorPool pool;
-  const char *kernel;
+  std::vector<std::shared_ptr<Timeline>> waitsOn;
+  std::vector<std::function<void()>> done;
+  std::string what;
   std::unique_ptr<Diagnostics> diagnostics;
 };
 
 struct QueueState {
   std::mutex mutex;
   VkCommandPool pool = VK_NULL_HANDLE;
-  uint64_t submitted = 0;
-  std::deque<Submission> inFlight;
+  std::deque<Submission> inFlight; ///< in submission order
   Stream defaultStream;
+  std::vector<Stream *> streams; ///< created and not yet destroyed
 };
 
-/// Constant-initialized, never destroyed: created by the first submission.
+/// Constant-initialized, never destroyed: created by the first stream or
+/// submission.
 std::atomic<QueueState *> queueState{nullptr};
 std::mutex creating;
 
@@ -61,28 +70,98 @@ QueueState &state() {
   return *existing;
 }
 
-/// Retires the front submission, waiting for it unless `poll` and it is
-/// not finished; false when polling found it running. Caller holds mutex.
-bool retireFront(QueueState &queue, bool poll) {
+/// The semaphores' counter values read during one retirement pass: each
+/// read once.
+class Counters {
+public:
+  bool reached(const Submission &submission) {
+    VkSemaphore semaphore = submission.reaches.timeline->semaphore;
+    for (const auto &[known, value] : read)
+      if (known == semaphore)
+        return value >= submission.reaches.value;
+    uint64_t value = 0;
+    VkResult result = vk.vkGetSemaphoreCounterValueKHR(device().device,
+                                                       semaphore, &value);
+    if (result != VK_SUCCESS)
+      fatal("%s failed on the Vulkan device: %s", submission.what.c_str(),
+            describe(result));
+    read.emplace_back(semaphore, value);
+    return value >= submission.reaches.value;
+  }
+
+private:
+  std::vector<std::pair<VkSemaphore, uint64_t>> read;
+};
+
+/// Retires finished submissions, oldest first: all of them, or when
+/// `onlyOldest`, those before the first unfinished one (cheap enough for
+/// every submission). Caller holds the lock.
+void retireFinished(QueueState &queue, bool onlyOldest = false) {
   VkDevice handle = device().device;
-  Submission &front = queue.inFlight.front();
-  VkResult result =
-      poll ? vk.vkGetFenceStatus(handle, front.fence)
-           : vk.vkWaitForFences(handle, 1, &front.fence, VK_TRUE, UINT64_MAX);
-  if (result == VK_NOT_READY)
-    return false;
+  Counters counters;
+  for (auto it = queue.inFlight.begin(); it != queue.inFlight.end();) {
+    if (!counters.reached(*it)) {
+      if (onlyOldest)
+        return;
+      ++it;
+      continue;
+    }
+    Submission finished = std::move(*it);
+    it = queue.inFlight.erase(it);
+    vk.vkFreeCommandBuffers(handle, queue.pool, 1, &finished.buffer);
+    for (std::function<void()> &action : finished.done)
+      action();
+    if (finished.diagnostics)
+      reportDiagnostics(std::move(finished.diagnostics));
+  }
+}
+
+/// Waits, without the lock, until every point is reached; `what` names the
+/// work in errors.
+void waitUnlocked(const std::vector<Point> &points, const char *what) {
+  std::vector<VkSemaphore> semaphores;
+  std::vector<uint64_t> values;
+  for (const Point &point : points)
+    if (point.value) {
+      semaphores.push_back(point.timeline->semaphore);
+      values.push_back(point.value);
+    }
+  if (semaphores.empty())
+    return;
+  VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = uint32_t(semaphores.size());
+  info.pSemaphores = semaphores.data();
+  info.pValues = values.data();
+  VkResult result = vk.vkWaitSemaphoresKHR(device().device, &info, UINT64_MAX);
   if (result != VK_SUCCESS)
-    fatal("kernel '%s' failed on the Vulkan device: %s", front.kernel,
-          describe(result));
-  vk.vkDestroyFence(handle, front.fence, nullptr);
-  vk.vkFreeCommandBuffers(handle, queue.pool, 1, &front.buffer);
-  if (front.pool)
-    vk.vkDestroyDescriptorPool(handle, front.pool, nullptr);
-  std::unique_ptr<Diagnostics> diagnostics = std::move(front.diagnostics);
-  queue.inFlight.pop_front();
-  if (diagnostics)
-    reportDiagnostics(std::move(diagnostics));
-  return true;
+    fatal("%s failed on the Vulkan device: %s", what, describe(result));
+}
+
+/// Adds `point` to a submission's waits, once per semaphore (its latest
+/// value).
+void addWait(std::vector<Point> &waits, const Point &point) {
+  if (!point.value)
+    return;
+  for (Point &existing : waits)
+    if (existing.timeline == point.timeline) {
+      existing.value = std::max(existing.value, point.value);
+      return;
+    }
+  waits.push_back(point);
+}
+
+/// Semaphores of timelines that are gone, with their values. Never
+/// destroyed: lavapipe's queue thread may still touch a semaphore after a
+/// wait for its value has returned, so destroying one races with it
+/// (seen as crashes at exit); reusing it does not, and saves a creation
+/// per stream.
+struct RecycledSemaphores {
+  std::mutex mutex;
+  std::vector<std::pair<VkSemaphore, uint64_t>> semaphores;
+};
+RecycledSemaphores &recycledSemaphores() {
+  static RecycledSemaphores *recycled = new RecycledSemaphores;
+  return *recycled;
 }
 
 void barrier(VkCommandBuffer buffer, VkPipelineStageFlags from,
@@ -99,6 +178,33 @@ void barrier(VkCommandBuffer buffer, VkPipelineStageFlags from,
 
 namespace gpumem::vulkan {
 
+Timeline::Timeline() {
+  {
+    RecycledSemaphores &recycled = recycledSemaphores();
+    std::lock_guard<std::mutex> lock(recycled.mutex);
+    if (!recycled.semaphores.empty()) {
+      std::tie(semaphore, last) = recycled.semaphores.back();
+      recycled.semaphores.pop_back();
+      return;
+    }
+  }
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  type.initialValue = 0;
+  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  info.pNext = &type;
+  check(vk.vkCreateSemaphore(device().device, &info, nullptr, &semaphore),
+        "vkCreateSemaphore");
+}
+
+Timeline::~Timeline() {
+  // Every submission on it has retired, so the semaphore's value is
+  // `last`; the next timeline goes on from there.
+  RecycledSemaphores &recycled = recycledSemaphores();
+  std::lock_guard<std::mutex> lock(recycled.mutex);
+  recycled.semaphores.emplace_back(semaphore, last);
+}
+
 Recording::Recording() {
   QueueState &queue = state();
   lock = std::unique_lock<std::mutex>(queue.mutex);
@@ -112,90 +218,144 @@ Recording::Recording() {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vk.vkBeginCommandBuffer(buffer, &begin), "vkBeginCommandBuffer");
-  barrier(buffer,
-          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
-          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-void Recording::submit(Stream *stream, VkDescriptorPool pool,
-                       const char *kernel,
-                       std::unique_ptr<Diagnostics> diagnostics) {
+Point Recording::submit(Stream *stream, std::string what,
+                        std::unique_ptr<Diagnostics> diagnostics) {
   QueueState &queue = state();
-  const Device &current = device();
-  barrier(buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+  barrier(buffer,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT);
   check(vk.vkEndCommandBuffer(buffer), "vkEndCommandBuffer");
-  // Keep the FIFO short.
-  while (!queue.inFlight.empty() && retireFront(queue, /*poll=*/true)) {
+  retireFinished(queue, /*onlyOldest=*/true);
+
+  Stream &on = stream ? *stream : queue.defaultStream;
+  std::vector<Point> waits;
+  addWait(waits, {on.timeline, on.timeline->last});
+  for (const Point &point : on.waits)
+    addWait(waits, point);
+  on.waits.clear();
+  if (&on == &queue.defaultStream) {
+    for (Stream *other : queue.streams)
+      addWait(waits, {other->timeline, other->timeline->last});
+  } else {
+    const Stream &legacy = queue.defaultStream;
+    addWait(waits, {legacy.timeline, legacy.timeline->last});
   }
-  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence fence;
-  check(vk.vkCreateFence(current.device, &fenceInfo, nullptr, &fence),
-        "vkCreateFence");
+  std::vector<VkSemaphore> semaphores;
+  std::vector<uint64_t> values;
+  std::vector<std::shared_ptr<Timeline>> waitsOn;
+  for (const Point &point : waits) {
+    semaphores.push_back(point.timeline->semaphore);
+    values.push_back(point.value);
+    waitsOn.push_back(point.timeline);
+  }
+  std::vector<VkPipelineStageFlags> stages(semaphores.size(),
+                                           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  uint64_t value = on.timeline->last + 1;
+  VkTimelineSemaphoreSubmitInfo timeline{
+      VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timeline.waitSemaphoreValueCount = uint32_t(values.size());
+  timeline.pWaitSemaphoreValues = values.data();
+  timeline.signalSemaphoreValueCount = 1;
+  timeline.pSignalSemaphoreValues = &value;
   VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  info.pNext = &timeline;
+  info.waitSemaphoreCount = uint32_t(semaphores.size());
+  info.pWaitSemaphores = semaphores.data();
+  info.pWaitDstStageMask = stages.data();
   info.commandBufferCount = 1;
   info.pCommandBuffers = &buffer;
-  VkResult result = vk.vkQueueSubmit(current.queue, 1, &info, fence);
+  info.signalSemaphoreCount = 1;
+  info.pSignalSemaphores = &on.timeline->semaphore;
+  VkResult result =
+      vk.vkQueueSubmit(device().queue, 1, &info, VK_NULL_HANDLE);
   if (result != VK_SUCCESS)
-    fatal("vkQueueSubmit failed for kernel '%s': %s", kernel, describe(result));
-  uint64_t serial = ++queue.submitted;
-  queue.inFlight.push_back(
-      {serial, fence, buffer, pool, kernel, std::move(diagnostics)});
-  (stream ? stream : &queue.defaultStream)->last = serial;
+    fatal("vkQueueSubmit failed for %s: %s", what.c_str(), describe(result));
+  on.timeline->last = value;
+  Point reaches{on.timeline, value};
+  queue.inFlight.push_back({reaches, buffer, std::move(waitsOn),
+                            std::move(done), std::move(what),
+                            std::move(diagnostics)});
   lock.unlock();
+  return reaches;
 }
 
-void waitFor(uint64_t serial) {
+void waitFor(const Point &point) {
   QueueState *queue = queueState.load(std::memory_order_acquire);
-  if (!queue || serial == 0)
+  if (!queue || !point.value)
     return;
+  waitUnlocked({point}, "work on the Vulkan device");
   std::lock_guard<std::mutex> lock(queue->mutex);
-  while (!queue->inFlight.empty() && queue->inFlight.front().serial <= serial)
-    retireFront(*queue, /*poll=*/false);
+  retireFinished(*queue);
+}
+
+void waitAll() {
+  QueueState *queue = queueState.load(std::memory_order_acquire);
+  if (!queue)
+    return;
+  std::vector<Point> points;
+  {
+    std::lock_guard<std::mutex> lock(queue->mutex);
+    for (const Submission &submission : queue->inFlight)
+      addWait(points, submission.reaches);
+  }
+  waitUnlocked(points, "work on the Vulkan device");
+  std::lock_guard<std::mutex> lock(queue->mutex);
+  retireFinished(*queue);
 }
 
 void drainAtExit() { waitAll(); }
 
 } // namespace gpumem::vulkan
 
-namespace {
-
-/// The serial a stream's work reaches: all work for the null stream.
-uint64_t lastOf(Stream *stream) {
-  QueueState *queue = queueState.load(std::memory_order_acquire);
-  if (!queue)
-    return 0;
-  std::lock_guard<std::mutex> lock(queue->mutex);
-  return stream ? stream->last : queue->submitted;
-}
-
-} // namespace
-
 extern "C" void *mgpuStreamCreate(void) {
-  device();
-  return new Stream;
+  QueueState &queue = state();
+  auto *stream = new Stream;
+  std::lock_guard<std::mutex> lock(queue.mutex);
+  queue.streams.push_back(stream);
+  return stream;
 }
 
 extern "C" void mgpuStreamDestroy(void *stream) {
-  // Its work stays queued and is retired by later waits.
+  // Its work stays queued, holding its timeline, and is retired by later
+  // waits.
+  if (!stream)
+    return;
+  QueueState &queue = state();
+  std::lock_guard<std::mutex> lock(queue.mutex);
+  auto &streams = queue.streams;
+  streams.erase(std::remove(streams.begin(), streams.end(), stream),
+                streams.end());
   delete static_cast<Stream *>(stream);
 }
 
 extern "C" void mgpuStreamSynchronize(void *stream) {
-  waitFor(lastOf(static_cast<Stream *>(stream)));
+  if (!stream)
+    return waitAll();
+  QueueState &queue = state();
+  Point last;
+  {
+    std::lock_guard<std::mutex> lock(queue.mutex);
+    const Stream &on = *static_cast<Stream *>(stream);
+    last = {on.timeline, on.timeline->last};
+  }
+  waitFor(last);
 }
 
 extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {
-  // Nothing to do: all streams share one queue, in submission order.
   if (!event)
     fatal("mgpuStreamWaitEvent: null event");
+  QueueState &queue = state();
+  std::lock_guard<std::mutex> lock(queue.mutex);
+  Stream &on = stream ? *static_cast<Stream *>(stream) : queue.defaultStream;
+  addWait(on.waits, static_cast<Event *>(event)->recorded);
 }
 
 extern "C" void *mgpuEventCreate(void) {
-  device();
+  state();
   return new Event;
 }
 
@@ -206,11 +366,21 @@ extern "C" void mgpuEventDestroy(void *event) {
 extern "C" void mgpuEventSynchronize(void *event) {
   if (!event)
     fatal("mgpuEventSynchronize: null event");
-  waitFor(static_cast<Event *>(event)->serial);
+  waitFor(static_cast<Event *>(event)->recorded);
 }
 
 extern "C" void mgpuEventRecord(void *event, void *stream) {
   if (!event)
     fatal("mgpuEventRecord: null event");
-  static_cast<Event *>(event)->serial = lastOf(static_cast<Stream *>(stream));
+  Point &recorded = static_cast<Event *>(event)->recorded;
+  if (!stream) {
+    // The legacy default stream follows every stream: an empty submission
+    // on it reaches the point after all work so far.
+    recorded = Recording().submit(nullptr, "an event");
+    return;
+  }
+  QueueState &queue = state();
+  std::lock_guard<std::mutex> lock(queue.mutex);
+  const Stream &on = *static_cast<Stream *>(stream);
+  recorded = {on.timeline, on.timeline->last};
 }

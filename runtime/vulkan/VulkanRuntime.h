@@ -3,8 +3,8 @@
 // 22's gpu-to-llvm lowering and offloading translation call, with the exact
 // signatures of libgpumem_cuda_runtime.so's CUDARuntime.h, implemented on
 // Vulkan compute (libvulkan.so.1 loaded with dlopen on first use), the
-// managed memory hints of gpumem/Runtime/MemoryHints.h (accepted and
-// ignored: every allocation is already host-visible memory), and the device
+// managed memory hints of gpumem/Runtime/MemoryHints.h (checked and
+// ignored: Vulkan has no page migration), and the device
 // probe gpumemVulkanDeviceKind. Modules are images in the format of
 // gpumem/Runtime/VulkanKernelABI.h. Every error ends the process with a
 // message; nothing returns an error code.
@@ -49,7 +49,8 @@ GPUMEM_VULKAN_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
                                            void *stream, void **params,
                                            void **extra, size_t paramsCount);
 
-/// Streams and events order work as Queue.h describes (one queue).
+/// Streams (timeline semaphores) and events order work as CUDA's do; the
+/// null stream is the legacy default stream (Queue.h).
 GPUMEM_VULKAN_EXPORT void *mgpuStreamCreate(void);
 GPUMEM_VULKAN_EXPORT void mgpuStreamDestroy(void *stream);
 GPUMEM_VULKAN_EXPORT void mgpuStreamSynchronize(void *stream);
@@ -59,14 +60,19 @@ GPUMEM_VULKAN_EXPORT void mgpuEventDestroy(void *event);
 GPUMEM_VULKAN_EXPORT void mgpuEventSynchronize(void *event);
 GPUMEM_VULKAN_EXPORT void mgpuEventRecord(void *event, void *stream);
 
-/// Host-visible device memory, mapped: the pointer is usable on the host
-/// and as a kernel argument, whatever `isHostShared` says. Zero bytes give
-/// null.
+/// Device memory. Mapped host-visible memory, usable on the host too,
+/// unless the device's memory is staged (discrete GPUs without a mappable
+/// device-local heap, or $GPUMEM_VULKAN_MEMORY=staged): then a device-local
+/// buffer whose addresses the host cannot touch, as on a GPU, except for
+/// `isHostShared` allocations, which stay mapped. Zero bytes give null.
 GPUMEM_VULKAN_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                         bool isHostShared);
 /// Waits for submitted work, then frees; null is ignored.
 GPUMEM_VULKAN_EXPORT void mgpuMemFree(void *ptr, void *stream);
-/// Copies and fills wait for submitted work, then act on the host.
+/// Copies and fills: on the device, in stream order, when a side is staged
+/// device memory (through a staging buffer where the other side is plain
+/// host memory; a copy out waits for the data); else after all submitted
+/// work, on the host.
 GPUMEM_VULKAN_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                                      void *stream);
 GPUMEM_VULKAN_EXPORT void mgpuMemset32(void *dst, unsigned int value,
@@ -86,8 +92,8 @@ GPUMEM_VULKAN_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
 /// only before the runtime's first use of one.
 GPUMEM_VULKAN_EXPORT void mgpuSetDefaultDevice(int32_t device);
 
-/// Checked like the CUDA runtime's, then nothing: allocations are
-/// host-visible memory already.
+/// Checked like the CUDA runtime's, then nothing: Vulkan has no page
+/// migration to ask for.
 GPUMEM_VULKAN_EXPORT void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
                                             int32_t destination, void *stream);
 GPUMEM_VULKAN_EXPORT void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
