@@ -10,6 +10,7 @@
 #          host (Boost.Context's fibers); executed cuda-emu tests run.
 #   vulkan  gpumem's Vulkan runtime finds a Vulkan device (Mesa's lavapipe
 #          on a machine without a GPU): vulkan-executed tests run.
+#   vulkan-subgroup-size-N  that device's subgroups have N lanes.
 #   spirv-val  SPIRV-Tools' validator is on $PATH.
 #   sanitize  gpumem was built with sanitizers (GPUMEM_SANITIZE); their
 #          options (GPUMEM_SANITIZER_ENVIRONMENT) are set for every test.
@@ -113,9 +114,11 @@ else:
     lit_config.note("no CUDA device: GPU-executed tests are unsupported")
 
 
-def vulkan_device_kind():
-    """gpumemVulkanDeviceKind() of the built runtime, in a child process
-    (the runtime may be instrumented, and needs the sanitizers preloaded)."""
+def vulkan_probe(function):
+    """`function`() of the built Vulkan runtime (gpumemVulkanDeviceKind or
+    gpumemVulkanSubgroupSize), in a child process (the runtime may be
+    instrumented, and needs the sanitizers preloaded); 0 when it cannot
+    tell."""
     runtime = os.path.join(config.gpumem_obj_root, "lib",
                            "libgpumem_vulkan_runtime.so")
     env = dict(os.environ)
@@ -124,18 +127,23 @@ def vulkan_device_kind():
         name, value = setting.split("=", 1)
         env[name] = value
     probe = ("import ctypes, sys; "
-             "sys.exit(ctypes.CDLL(sys.argv[1]).gpumemVulkanDeviceKind())")
+             "sys.exit(getattr(ctypes.CDLL(sys.argv[1]), sys.argv[2])())")
     try:
-        return subprocess.run([sys.executable, "-c", probe, runtime], env=env,
-                              capture_output=True, timeout=60).returncode
+        return subprocess.run([sys.executable, "-c", probe, runtime, function],
+                              env=env, capture_output=True,
+                              timeout=60).returncode
     except (OSError, subprocess.TimeoutExpired):
         return 0
 
 
 import shutil
 import sys
-if vulkan_device_kind() in (1, 2):
+if vulkan_probe("gpumemVulkanDeviceKind") in (1, 2):
     config.available_features.add("vulkan")
+    # vulkan-subgroup-size-8: the device's subgroups have 8 lanes
+    # (lavapipe's on AVX2 machines).
+    config.available_features.add(
+        "vulkan-subgroup-size-%d" % vulkan_probe("gpumemVulkanSubgroupSize"))
     lit_config.note("Vulkan device found: vulkan-executed tests run")
 else:
     lit_config.note("no Vulkan device: vulkan-executed tests are unsupported")

@@ -208,6 +208,12 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                     "host for this machine's CPU\n";
     return failure();
   }
+  if (target != Target::Vulkan && options.subgroupSize != 32) {
+    llvm::errs() << "error: --subgroup-size=" << options.subgroupSize
+                 << " is for --target=vulkan; the " << targetName(target)
+                 << " target's warps have 32 lanes\n";
+    return failure();
+  }
   // The options of the pipelines' shared front.
   auto setShared = [&](auto &pipelineOptions) {
     pipelineOptions.dynamicSharedBoundsChecks =
@@ -222,6 +228,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
     buildCpuPipeline(pm, cpuOptions);
   } else if (target == Target::Vulkan) {
     VulkanPipelineOptions vulkanOptions;
+    vulkanOptions.subgroupSize = options.subgroupSize.getValue();
     setShared(vulkanOptions);
     buildVulkanPipeline(pm, vulkanOptions);
   } else if (target == Target::CUDAEmu) {

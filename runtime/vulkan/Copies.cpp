@@ -30,8 +30,7 @@ struct Side {
   BufferAt at;
 };
 
-Side locate(const void *ptr, size_t bytes, const char *call,
-            const char *role) {
+Side locate(const void *ptr, size_t bytes, const char *call, const char *role) {
   Side side;
   side.inBuffer = findBuffer(ptr, side.at);
   if (side.inBuffer && side.at.bytesAfter < bytes) {
@@ -91,9 +90,8 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
     return;
   }
   if (toDevice) {
-    writeStaged(to.at, sizeBytes, stream, [&](void *staging) {
-      std::memcpy(staging, src, sizeBytes);
-    });
+    writeStaged(to.at, sizeBytes, stream,
+                [&](void *staging) { std::memcpy(staging, src, sizeBytes); });
     return;
   }
   // From device memory to plain host memory.

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace gpumem::vulkan;
@@ -135,6 +136,28 @@ bool chooseStagedMemory(const Device &device) {
   return true;
 }
 
+/// `extension`, a Vk*Features or Vk*Properties structure of `physical`
+/// with its sType set, filled in by vkGetPhysicalDevice{Features,
+/// Properties}2, and with a null pNext (ready to chain).
+template <typename Extension>
+Extension query(VkPhysicalDevice physical, Extension extension) {
+  constexpr bool features =
+      std::is_same_v<Extension, VkPhysicalDeviceTimelineSemaphoreFeatures> ||
+      std::is_same_v<Extension, VkPhysicalDeviceSubgroupSizeControlFeaturesEXT>;
+  if constexpr (features) {
+    VkPhysicalDeviceFeatures2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    all.pNext = &extension;
+    vk.vkGetPhysicalDeviceFeatures2(physical, &all);
+  } else {
+    VkPhysicalDeviceProperties2 all{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    all.pNext = &extension;
+    vk.vkGetPhysicalDeviceProperties2(physical, &all);
+  }
+  extension.pNext = nullptr;
+  return extension;
+}
+
 void onExit() {
   processExiting.store(true, std::memory_order_release);
   drainAtExit();
@@ -174,12 +197,9 @@ Device *create(const Instance &found, int index) {
     fatal("Vulkan device %d (%s) lacks " VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME
           ", which gpumem's streams are made of",
           index, name);
-  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
-  VkPhysicalDeviceFeatures2 features{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  features.pNext = &timeline;
-  vk.vkGetPhysicalDeviceFeatures2(device->physical, &features);
+  auto timeline = query(device->physical,
+                        VkPhysicalDeviceTimelineSemaphoreFeatures{
+                            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES});
   if (!timeline.timelineSemaphore)
     fatal("Vulkan device %d (%s) has no timeline semaphores, which gpumem's "
           "streams are made of",
@@ -191,21 +211,41 @@ Device *create(const Instance &found, int index) {
                                     VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   if (device->hostImport) {
     extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
-    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
-    VkPhysicalDeviceProperties2 properties{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    properties.pNext = &host;
-    vk.vkGetPhysicalDeviceProperties2(device->physical, &properties);
-    device->importAlignment = host.minImportedHostPointerAlignment;
+    device->importAlignment =
+        query(device->physical,
+              VkPhysicalDeviceExternalMemoryHostPropertiesEXT{
+                  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT})
+            .minImportedHostPointerAlignment;
   }
-  VkPhysicalDeviceSubgroupProperties subgroup{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-  VkPhysicalDeviceProperties2 subgroupQuery{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  subgroupQuery.pNext = &subgroup;
-  vk.vkGetPhysicalDeviceProperties2(device->physical, &subgroupQuery);
-  device->subgroupSize = subgroup.subgroupSize;
+  device->subgroupSize =
+      query(device->physical, VkPhysicalDeviceSubgroupProperties{
+                                  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES})
+          .subgroupSize;
+  device->minSubgroupSize = device->maxSubgroupSize = device->subgroupSize;
+  device->subgroupSizeControl = device->fullSubgroups = false;
+  device->maxWorkgroupSubgroups = 0;
+  // Kernels compiled for another subgroup size than the default ask for
+  // theirs where the device lets compute pipelines choose.
+  VkPhysicalDeviceSubgroupSizeControlFeaturesEXT sizeControl{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
+  if (hasExtension(device->physical,
+                   VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
+    auto sizes = query(
+        device->physical,
+        VkPhysicalDeviceSubgroupSizeControlPropertiesEXT{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT});
+    sizeControl = query(device->physical, sizeControl);
+    if (sizeControl.subgroupSizeControl &&
+        (sizes.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT)) {
+      extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+      device->subgroupSizeControl = true;
+      device->minSubgroupSize = sizes.minSubgroupSize;
+      device->maxSubgroupSize = sizes.maxSubgroupSize;
+      device->fullSubgroups = sizeControl.computeFullSubgroups;
+      device->maxWorkgroupSubgroups = sizes.maxComputeWorkgroupSubgroups;
+      timeline.pNext = &sizeControl;
+    }
+  }
   // The 64- and 16-bit types the vulkan target's capabilities allow, where
   // the device has them (a kernel using one it lacks fails to compile in
   // the driver).
@@ -221,7 +261,7 @@ Device *create(const Instance &found, int index) {
   queue.queueCount = 1;
   queue.pQueuePriorities = &priority;
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  timeline.pNext = nullptr; // the feature query's answer: enabled
+  // The feature queries' answers, chained: what the device has is enabled.
   info.pNext = &timeline;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
@@ -289,6 +329,23 @@ extern "C" int gpumemVulkanDeviceKind(void) {
       return 0;
   }
   return typeOf(found->devices[index]) == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 2;
+}
+
+extern "C" int gpumemVulkanSubgroupSize(void) {
+  if (gpumemVulkanDeviceKind() == 0)
+    return 0;
+  const Instance *found = tryInstance(nullptr);
+  std::lock_guard<std::mutex> lock(choosing);
+  if (Device *current = chosen.load(std::memory_order_relaxed))
+    return int(current->subgroupSize);
+  std::string error;
+  int index = choose(*found, error);
+  if (index < 0)
+    return 0;
+  return int(query(found->devices[index],
+                   VkPhysicalDeviceSubgroupProperties{
+                       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES})
+                 .subgroupSize);
 }
 
 extern "C" void mgpuSetDefaultDevice(int32_t index) {

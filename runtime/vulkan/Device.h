@@ -22,6 +22,15 @@ struct Device {
   bool hostImport;
   VkDeviceSize importAlignment; ///< minImportedHostPointerAlignment
   uint32_t subgroupSize;        ///< VkPhysicalDeviceSubgroupProperties'
+  /// Compute pipelines may ask for a subgroup size
+  /// (VK_EXT_subgroup_size_control), from min to max (both subgroupSize
+  /// without it).
+  bool subgroupSizeControl;
+  uint32_t minSubgroupSize, maxSubgroupSize;
+  /// Subgroups a block of a pipeline that asks for its size may have.
+  uint32_t maxWorkgroupSubgroups;
+  /// Compute pipelines may require full subgroups (computeFullSubgroups).
+  bool fullSubgroups;
   /// mgpuMemAlloc gives device-local buffers the host reaches only through
   /// copies (discrete GPUs), rather than mapped host-visible ones: see
   /// Memory.cpp and $GPUMEM_VULKAN_MEMORY.

@@ -68,13 +68,31 @@ uint32_t checkLimits(const Kernel &kernel, const int64_t grid[3],
             limits.maxComputeWorkGroupCount[0],
             limits.maxComputeWorkGroupCount[1],
             limits.maxComputeWorkGroupCount[2]);
-  uint32_t subgroupSize = (header.flags & GPUMEM_VULKAN_SUBGROUP_SIZE_MASK) >>
-                          GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT;
-  if (subgroupSize && subgroupSize != device().subgroupSize)
+  uint32_t subgroupSize = compiledSubgroupSize(kernel);
+  const Device &current = device();
+  if (subgroupSize && subgroupSize != current.subgroupSize &&
+      (!current.subgroupSizeControl ||
+       subgroupSize < current.minSubgroupSize ||
+       subgroupSize > current.maxSubgroupSize)) {
+    if (current.minSubgroupSize == current.maxSubgroupSize)
+      fatal("kernel '%s' was compiled for subgroups of %u threads, but this "
+            "device's subgroups have %u (compile with --subgroup-size=%u, "
+            "the pipeline option subgroup-size, and shuffle widths to match)",
+            name, subgroupSize, current.subgroupSize, current.subgroupSize);
     fatal("kernel '%s' was compiled for subgroups of %u threads, but this "
-          "device's subgroups have %u (compile with the pipeline option "
-          "subgroup-size=%u, and shuffle widths to match)",
-          name, subgroupSize, device().subgroupSize, device().subgroupSize);
+          "device's subgroups have %u to %u (compile with --subgroup-size, "
+          "the pipeline option subgroup-size, and shuffle widths to match)",
+          name, subgroupSize, current.minSubgroupSize,
+          current.maxSubgroupSize);
+  }
+  if (subgroupSize && subgroupSize != current.subgroupSize &&
+      !asksForSubgroupSize(kernel, uint64_t(threads)))
+    fatal("kernel '%s': a block of %lld threads in subgroups of %u is %lld "
+          "subgroups; the device allows at most %u per block when a kernel "
+          "asks for its subgroup size (maxComputeWorkgroupSubgroups)",
+          name, (long long)threads, subgroupSize,
+          (long long)((threads + subgroupSize - 1) / subgroupSize),
+          current.maxWorkgroupSubgroups);
   if (smem < 0)
     fatal("kernel '%s': negative dynamic shared memory size %d", name, smem);
   bool dynamic = header.flags & GPUMEM_VULKAN_DYNAMIC_SHARED;

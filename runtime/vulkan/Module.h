@@ -48,6 +48,16 @@ struct Module {
 /// first use together with the kernel's layouts; exits on failure.
 VkPipeline pipelineFor(Kernel &kernel, const std::array<uint32_t, 4> &key);
 
+/// The subgroup size `kernel` was compiled for; 0 when it has no subgroup
+/// operations.
+uint32_t compiledSubgroupSize(const Kernel &kernel);
+
+/// Whether a pipeline of `kernel` for blocks of `threads` asks for the
+/// subgroup size the kernel was compiled for: when the kernel has subgroup
+/// operations, the device lets it ask, and the block has at most the
+/// device's maxComputeWorkgroupSubgroups subgroups of that size.
+bool asksForSubgroupSize(const Kernel &kernel, uint64_t threads);
+
 } // namespace gpumem::vulkan
 
 #endif // GPUMEM_RUNTIME_VULKAN_MODULE_H

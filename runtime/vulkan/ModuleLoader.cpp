@@ -62,6 +62,19 @@ void createLayouts(Kernel &kernel, VkDevice handle) {
 
 } // namespace
 
+uint32_t gpumem::vulkan::compiledSubgroupSize(const Kernel &kernel) {
+  return (kernel.record.header.flags & GPUMEM_VULKAN_SUBGROUP_SIZE_MASK) >>
+         GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT;
+}
+
+bool gpumem::vulkan::asksForSubgroupSize(const Kernel &kernel,
+                                         uint64_t threads) {
+  uint32_t size = compiledSubgroupSize(kernel);
+  const Device &current = device();
+  return size && current.subgroupSizeControl &&
+         threads <= uint64_t(current.maxWorkgroupSubgroups) * size;
+}
+
 VkPipeline gpumem::vulkan::pipelineFor(Kernel &kernel,
                                        const std::array<uint32_t, 4> &key) {
   std::lock_guard<std::mutex> lock(kernel.mutex);
@@ -91,6 +104,19 @@ VkPipeline gpumem::vulkan::pipelineFor(Kernel &kernel,
   info.stage.pName = kernel.record.name.c_str();
   info.stage.pSpecializationInfo = &specialization;
   info.layout = kernel.pipelineLayout;
+  // A kernel with subgroup operations gets the subgroup size it was
+  // compiled for, and full subgroups when its blocks' rows fill them (as a
+  // CUDA block's warps are), where the device lets it ask.
+  uint32_t subgroupSize = compiledSubgroupSize(kernel);
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfoEXT required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO_EXT};
+  if (asksForSubgroupSize(kernel, uint64_t(key[0]) * key[1] * key[2])) {
+    required.requiredSubgroupSize = subgroupSize;
+    info.stage.pNext = &required;
+    if (device().fullSubgroups && key[0] % subgroupSize == 0)
+      info.stage.flags |=
+          VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
+  }
   VkPipeline pipeline;
   VkResult result = vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1,
                                                 &info, nullptr, &pipeline);

@@ -5,7 +5,7 @@
 // Vulkan compute (libvulkan.so.1 loaded with dlopen on first use), the
 // managed memory hints of gpumem/Runtime/MemoryHints.h (checked and
 // ignored: Vulkan has no page migration), and the device
-// probe gpumemVulkanDeviceKind. Modules are images in the format of
+// probes gpumemVulkanDeviceKind and gpumemVulkanSubgroupSize. Modules are images in the format of
 // gpumem/Runtime/VulkanKernelABI.h. Every error ends the process with a
 // message; nothing returns an error code.
 //===----------------------------------------------------------------------===//
@@ -29,6 +29,10 @@ extern "C" {
 /// runtime chooses (or chose) is a CPU implementation (lavapipe), 2 when it
 /// is a GPU.
 GPUMEM_VULKAN_EXPORT int gpumemVulkanDeviceKind(void);
+/// The lanes per subgroup of that device, without ever exiting; 0 when
+/// there is none. What the pipeline option subgroup-size must be for
+/// kernels with subgroup operations to run there.
+GPUMEM_VULKAN_EXPORT int gpumemVulkanSubgroupSize(void);
 
 /// Loads a gpumem Vulkan kernel image, validated in full first.
 GPUMEM_VULKAN_EXPORT void *mgpuModuleLoad(void *data, size_t size);

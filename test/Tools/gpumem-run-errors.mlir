@@ -3,6 +3,9 @@
 // RUN: not gpumem-run --target=tpu %s 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: error: unknown --target 'tpu'; expected cpu, cuda, cuda-emu, vulkan or auto
 
+// RUN: not gpumem-run --target=cpu --subgroup-size=8 %s 2>&1 | FileCheck %s --check-prefix=SUBGROUP
+// SUBGROUP: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes
+
 // RUN: not gpumem-run --target=cpu -e nothing %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: gpumem-run-errors.mlir:{{[0-9]+}}:1: error: the program has no function @nothing to run
 

@@ -54,6 +54,13 @@ struct TargetOptions {
       llvm::cl::desc("Host CPU the cpu target compiles kernels for: an LLVM "
                      "CPU name such as x86-64, or host for this machine's"),
       llvm::cl::init("host"), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<unsigned> subgroupSize{
+      "subgroup-size",
+      llvm::cl::desc("Lanes per subgroup the vulkan target compiles for; "
+                     "the device's must be the same (lavapipe's: 4, 8 or "
+                     "16, from the CPU's vector width). The other targets' "
+                     "warps have 32"),
+      llvm::cl::init(32), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<bool> checkDynamicSharedBounds{
       "check-dynamic-shared-bounds",
       llvm::cl::desc("Stop the program when a kernel views dynamic shared "

@@ -27,6 +27,7 @@
 #include "DynamicWorkgroupMemory.h"
 #include "InlineDeviceFunctions.h"
 #include "ScalarizeVectorTransfers.h"
+#include "ShuffleWidths.h"
 #include "WorkgroupAllReduce.h"
 #include "VulkanAtomics.h"
 #include "VulkanDiagnostics.h"
@@ -630,6 +631,8 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
     return failure();
   spirv::ResourceLimitsAttr limits =
       spirv::lookupTargetEnvOrDefault(module).getResourceLimits();
+  if (failed(checkShuffleWidths(module, limits.getSubgroupSize())))
+    return failure();
   for (auto kernel : module.getOps<gpu::GPUFuncOp>())
     if (kernel.isKernel() &&
         failed(lowerAllReduceThroughWorkgroupMemory(
@@ -644,6 +647,8 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
     populateFloatAtomicsToGenericPatterns(patterns);
     // Vector transfers become scalar accesses.
     populateScalarizeVectorTransferPatterns(patterns);
+    // Shuffles of any width and mode keep gpu.shuffle's semantics.
+    populateShuffleWidthPatterns(patterns, limits.getSubgroupSize());
     // Ceiling and floor divisions, which upstream's Arith conversion lacks
     // (gpu.num_subgroups is a ceildivui), in plain arithmetic.
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);

@@ -5,7 +5,7 @@
 // (The tools compile for 32-lane subgroups; lavapipe's have as many lanes
 // as the CPU's vector registers hold 32-bit values: 4, 8 or 16.)
 // RUN: not gpumem-opt %s --gpumem-vulkan-pipeline=subgroup-size=3 2>&1 | FileCheck %s --check-prefix=OPTION
-// CHECK: gpumem: error: kernel 'main_kernel' was compiled for subgroups of 32 threads, but this device's subgroups have {{[0-9]+}} (compile with the pipeline option subgroup-size={{[0-9]+}}, and shuffle widths to match)
+// CHECK: gpumem: error: kernel 'main_kernel' was compiled for subgroups of 32 threads, but this device's subgroups have {{[0-9]+}} (compile with --subgroup-size={{[0-9]+}}, the pipeline option subgroup-size, and shuffle widths to match)
 // CHECK-NEXT: gpumem: note: in the launch at {{.*}}subgroup-size-mismatch.mlir:[[@LINE+8]]:3
 // OPTION: error: subgroup-size 3 is not a power of two from 1 to 128
 func.func @main() {
