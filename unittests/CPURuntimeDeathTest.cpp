@@ -333,22 +333,40 @@ $)");
               R"(overflowed its fiber stack of 65536 bytes)");
 }
 
-/// A fault that is no stack overflow stays a crash: stack_hog with big
-/// enough stacks, storing its result through a null pointer.
+/// A fault that is no stack overflow is reported as the kernel's crash,
+/// with its block and thread: stack_hog with big enough stacks, storing
+/// its result through a null pointer.
 void nullStoreInFiberMode() {
   gpumemCPURuntimeConfigure(1, 1 << 20);
   int32_t *null = nullptr;
   launch("stack_hog", {1, 1, 1}, {2, 1, 1}, {&null});
 }
 
-TEST_F(CPURuntimeDeathTest, OtherFaultsAreNotStackOverflows) {
-#ifdef GPUMEM_ADDRESS_SANITIZER
-  // The handler that was there before the runtime's gets the fault: here
-  // AddressSanitizer's, which reports it.
+TEST_F(CPURuntimeDeathTest, OtherFaultsAreKernelCrashes) {
   EXPECT_EXIT(nullStoreInFiberMode(), ::testing::ExitedWithCode(1),
+              R"(gpumem: error: kernel 'stack_hog' crashed \(SIGSEGV: )"
+              R"(invalid memory access at 0x4\) in block \(0,0,0\) thread )"
+              R"(\([01],0,0\))");
+}
+
+/// A fault outside kernels, after a launch installed the runtime's
+/// handlers, goes to the handler that was there before (AddressSanitizer's
+/// in sanitizer builds), or kills the process.
+void hostFaultAfterALaunch() {
+  int32_t result = 0;
+  int32_t *out = &result;
+  gpumemCPURuntimeConfigure(1, 1 << 20);
+  launch("stack_hog", {1, 1, 1}, {2, 1, 1}, {&out});
+  *static_cast<volatile int32_t *>(nullptr) = result;
+}
+
+TEST_F(CPURuntimeDeathTest, HostFaultsStayCrashes) {
+#ifdef GPUMEM_ADDRESS_SANITIZER
+  EXPECT_EXIT(hostFaultAfterALaunch(), ::testing::ExitedWithCode(1),
               "AddressSanitizer: SEGV");
 #else
-  EXPECT_EXIT(nullStoreInFiberMode(), ::testing::KilledBySignal(SIGSEGV), "");
+  EXPECT_EXIT(hostFaultAfterALaunch(), ::testing::KilledBySignal(SIGSEGV),
+              "");
 #endif
 }
 

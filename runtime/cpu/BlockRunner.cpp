@@ -38,7 +38,8 @@
 #include "CUDAEmulation.h"
 #include "PTXWarpOps.h"
 #include "SchedulingMessages.h"
-#include "StackOverflow.h"
+#include "KernelFaults.h"
+#include "LaunchLocation.h"
 #include "Support.h"
 
 #include <algorithm>
@@ -46,6 +47,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
+#include <csignal>
 
 using namespace gpumem::cpu;
 using boost::context::detail::jump_fcontext;
@@ -201,6 +203,13 @@ void BlockRunner::prepare(const LaunchInfo &info) {
 }
 
 void BlockRunner::run(int64_t linearBlock) {
+  // A fault in the block is reported as the kernel's (KernelFaults.h).
+  enterKernel(this);
+  runBlock(linearBlock);
+  leaveKernel();
+}
+
+void BlockRunner::runBlock(int64_t linearBlock) {
   const LaunchInfo &info = *launch;
   int64_t blockId[3] = {linearBlock % info.grid[0],
                         linearBlock / info.grid[0] % info.grid[1],
@@ -273,17 +282,12 @@ void BlockRunner::startBlock() {
 
 void BlockRunner::runScheduled() {
   startBlock();
-  bool useFibers = launch->mode == BlockMode::Fibers;
-  if (useFibers)
-    enterFibers(this);
   while (!runQueue.empty()) {
     for (size_t k = 0; k < runQueue.size(); ++k)
       resume(runQueue[k]);
     runQueue.swap(nextQueue);
     nextQueue.clear();
   }
-  if (useFibers)
-    leaveFibers();
   if (live != 0)
     reportStuck();
 }
@@ -655,8 +659,40 @@ void BlockRunner::reportStuck() const {
         (long long)atShuffles);
 }
 
+void BlockRunner::reportFault(int signal, const void *address) const {
+  // No stdio: the fault may have happened inside it.
+  bool single = launch->mode == BlockMode::Block ||
+                launch->mode == BlockMode::Loop;
+  const GPUMemThreadContext &ctx = single ? this->single : contexts[current];
+  const char *what = "SIGILL: illegal instruction";
+  if (signal == SIGSEGV)
+    what = "SIGSEGV: invalid memory access";
+  else if (signal == SIGBUS)
+    what = "SIGBUS: bad memory access";
+  else if (signal == SIGFPE)
+    what = "SIGFPE: integer division by zero or overflow";
+  char at[64] = "";
+  if (signal == SIGSEGV || signal == SIGBUS)
+    std::snprintf(at, sizeof(at), " at %p", address);
+  const char *launchAt = gpumem::runtime::currentLaunchLocation();
+  char message[1024];
+  int length = std::snprintf(
+      message, sizeof(message),
+      "gpumem: error: kernel '%s' crashed (%s%s) in block %s thread %s\n"
+      "%s%s%s"
+      "gpumem: note: run again with --sanitize to find the access or "
+      "operation that caused it\n",
+      ctx.kernelName, what, at, coords(ctx.blockId).text,
+      coords(ctx.threadId).text, launchAt ? "gpumem: note: in the launch at " : "",
+      launchAt ? launchAt : "", launchAt ? "\n" : "");
+  if (length > 0)
+    (void)!::write(2, message,
+                   std::min<size_t>(size_t(length), sizeof(message) - 1));
+  _exit(1);
+}
+
 void BlockRunner::reportOverflow(const void *address) const {
-  if (!stacks.inGuard(address))
+  if (launch->mode != BlockMode::Fibers || !stacks.inGuard(address))
     return;
   // No stdio: the fault may have happened inside it.
   const GPUMemThreadContext &ctx = contexts[current];

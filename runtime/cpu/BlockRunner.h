@@ -38,6 +38,10 @@ public:
   /// stacks, prints that the running fiber overflowed its stack and ends
   /// the process (exit code 1); otherwise returns. Async-signal-safe.
   void reportOverflow(const void *address) const;
+  /// Prints that the kernel crashed with `signal` (at `address`, for
+  /// memory faults) in the running thread, with the launch, and ends the
+  /// process (exit code 1). Async-signal-safe.
+  [[noreturn]] void reportFault(int signal, const void *address) const;
 
   /// services->shuffle.
   uint64_t shuffle(GPUMemThreadContext *ctx, uint64_t value, int32_t offset,
@@ -59,6 +63,8 @@ public:
   void coroutineReturned(GPUMemThreadContext *ctx);
 
 private:
+  /// run() without marking the thread as running a block.
+  void runBlock(int64_t linearBlock);
   using fcontext_t = boost::context::detail::fcontext_t;
   using transfer_t = boost::context::detail::transfer_t;
 

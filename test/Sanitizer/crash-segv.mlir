@@ -1,0 +1,25 @@
+// Without --sanitize, a kernel that faults on the cpu target is reported as
+// the kernel's crash, with the block and thread that faulted and the
+// launch, never as a bare "Segmentation fault" or LLVM's crash banner.
+// RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s %}
+// CHECK: gpumem: error: kernel 'main_kernel' crashed (SIGSEGV: invalid memory access at 0x{{[0-9a-f]+}}) in block (1,0,0) thread (1,0,0)
+// CHECK-NEXT: gpumem: note: in the launch at {{.*}}crash-segv.mlir:[[@LINE+9]]:3
+// CHECK-NEXT: gpumem: note: run again with --sanitize to find the access or operation that caused it
+// CHECK-NOT: PLEASE
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %big = arith.constant 100000000000 : index
+  %buf = gpu.alloc () : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %f = arith.constant 1.0 : f32
+    %i = arith.muli %tx, %big : index
+    %j = arith.muli %i, %bx : index
+    memref.store %f, %buf[%j] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
