@@ -7,6 +7,7 @@
 # cpu and vulkan. A program a target lists in
 # test/Integration/<Target>/unsupported.txt is reported as skipped there,
 # and fails the run once it matches.
+# A target written cpu+sanitize runs with --sanitize (test/Sanitizer).
 #   scripts/compare-targets.sh [build-dir] [target...]   (default: cpu cuda)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,10 @@ for program in $(gpu_programs "$root"); do
   compared=0
   verdict="match   "
   for target in "${targets[@]}"; do
-    output=$("$build/bin/gpumem-run" --target="$target" --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
+    # TARGET+sanitize: the target with --sanitize (its reports would differ).
+    flags=(--target="${target%+sanitize}")
+    [ "$target" != "${target%+sanitize}" ] && flags+=(--sanitize)
+    output=$("$build/bin/gpumem-run" "${flags[@]}" --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
     reason=$(unsupported_reason "$root" "$target" "$program")
     if [ -n "$reference" ] && [ -n "$reason" ]; then
       # Listed as not running there yet: say so, and fail once it does.

@@ -186,6 +186,11 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createGPUMemLowerGPUToCPUABIPass());
+  if (!options.sanitize.empty()) {
+    GPUMemSanitizeMemoryAccessesPassOptions sanitize;
+    sanitize.checks = options.sanitize;
+    device.addPass(createGPUMemSanitizeMemoryAccessesPass(sanitize));
+  }
   addStructuredLowering(device);
   device.addPass(createGPUMemFinalizeCPUModulePass());
   device.addPass(createCanonicalizerPass());

@@ -214,6 +214,15 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                  << " target's warps have 32 lanes\n";
     return failure();
   }
+  // --sanitize with no value: every check there is.
+  std::string sanitize = options.sanitize.getValue();
+  if (options.sanitize.getNumOccurrences() && sanitize.empty())
+    sanitize = "memcheck";
+  if (!sanitize.empty() && target != Target::CPU) {
+    llvm::errs() << "error: --sanitize runs on the cpu target, not "
+                 << targetName(target) << "; use --target=cpu\n";
+    return failure();
+  }
   // The options of the pipelines' shared front.
   auto setShared = [&](auto &pipelineOptions) {
     pipelineOptions.dynamicSharedBoundsChecks =
@@ -224,6 +233,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   if (target == Target::CPU) {
     CpuPipelineOptions cpuOptions;
     cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
+    cpuOptions.sanitize = sanitize;
     setShared(cpuOptions);
     buildCpuPipeline(pm, cpuOptions);
   } else if (target == Target::Vulkan) {

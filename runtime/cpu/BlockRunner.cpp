@@ -39,6 +39,7 @@
 #include "PTXWarpOps.h"
 #include "SchedulingMessages.h"
 #include "KernelFaults.h"
+#include "Sanitizer.h"
 #include "LaunchLocation.h"
 #include "Support.h"
 
@@ -139,7 +140,7 @@ constexpr GPUMemRuntimeServices services = {
     barrierService,        shuffleService,        assertFailService,
     barrierSyncService,    warpSyncService,       cudaVprintf,
     cudaAssertFail,        coroutineFrameService, warpSyncResultService,
-    coroutineReturnedService};
+    coroutineReturnedService, accessErrorService};
 
 } // namespace
 

@@ -6,6 +6,13 @@
 // RUN: not gpumem-run --target=cpu --subgroup-size=8 %s 2>&1 | FileCheck %s --check-prefix=SUBGROUP
 // SUBGROUP: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes
 
+// RUN: not gpumem-run --target=vulkan --sanitize %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-TARGET
+// SANITIZE-TARGET: error: --sanitize runs on the cpu target, not vulkan; use --target=cpu
+// RUN: not gpumem-run --target=cpu --sanitize=racecheck %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-RACE
+// SANITIZE-RACE: oob-row.mlir:{{[0-9]+}}:3: error: --sanitize=racecheck is not implemented yet; memcheck is
+// RUN: not gpumem-run --target=cpu --sanitize=bounds %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-UNKNOWN
+// SANITIZE-UNKNOWN: oob-row.mlir:{{[0-9]+}}:3: error: unknown sanitizer check 'bounds'; expected memcheck
+
 // RUN: not gpumem-run --target=cpu -e nothing %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: gpumem-run-errors.mlir:{{[0-9]+}}:1: error: the program has no function @nothing to run
 

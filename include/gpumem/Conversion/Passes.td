@@ -63,6 +63,34 @@ def GPUMemLowerGPUToCPUABIPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def GPUMemSanitizeMemoryAccessesPass
+    : Pass<"gpumem-sanitize-memory-accesses", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Check every memref access of a CPU gpu.module's kernels "
+                "against its memref's bounds (--sanitize=memcheck)";
+  let description = [{
+    Runs after `gpumem-lower-gpu-to-cpu-abi`, on functions that take the
+    thread context. Each `memref.load`, `memref.store`,
+    `memref.atomic_rmw`, `memref.generic_atomic_rmw`, `vector.load` and
+    `vector.store`, in any memory space (device, workgroup, private, views
+    and device-function arguments alike), runs only when every index is
+    inside its dimension (for vectors, every element); otherwise the
+    thread calls the runtime's `accessError` service once per dimension out
+    of bounds, with the access's description, its `file:line:col`, the
+    dimension, the index and the size, and the access is skipped (a load
+    gives zero). The runtime reports and counts the errors, and the program
+    then fails (docs/sanitizer.md).
+  }];
+  let options = [
+    Option<"checks", "checks", "std::string", /*default=*/"\"memcheck\"",
+           "The checks to compile in, comma-separated: memcheck (racecheck, "
+           "initcheck and synccheck are not implemented yet: an error)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUMemFinalizeCPUModulePass
     : Pass<"gpumem-finalize-cpu-module", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Convert a CPU gpu.module to LLVM dialect and emit its "

@@ -75,6 +75,11 @@ struct CpuPipelineOptions : public SharedPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
                      "machine's (x86-64 for a portable binary)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> sanitize{
+      *this, "sanitize",
+      llvm::cl::desc("Checks compiled into the kernels, comma-separated: "
+                     "memcheck (docs/sanitizer.md); empty: none"),
+      llvm::cl::init("")};
 };
 
 /// Options of `gpumem-cuda-emu-pipeline`.

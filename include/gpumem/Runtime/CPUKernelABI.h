@@ -126,6 +126,15 @@ typedef struct GPUMemRuntimeServices {
   uint64_t (*warpSyncResult)(GPUMemThreadContext *ctx, int32_t *pred);
   /* The thread returns from the kernel: called before its final suspend. */
   void (*coroutineReturned)(GPUMemThreadContext *ctx);
+
+  /* --sanitize=memcheck (gpumem-sanitize-memory-accesses): the access
+   * `what` ("store to memref<4xf32>") at `location` has index `index` in
+   * dimension `dim` of size `size`, out of bounds; the access is skipped.
+   * The runtime reports it (once per site, then counts) and the program
+   * fails at its end. */
+  void (*accessError)(GPUMemThreadContext *ctx, const char *what,
+                      const char *location, int64_t dim, int64_t index,
+                      int64_t size);
 } GPUMemRuntimeServices;
 
 /* The operations of services->warpSync. */

@@ -61,6 +61,14 @@ struct TargetOptions {
                      "16, from the CPU's vector width). The other targets' "
                      "warps have 32"),
       llvm::cl::init(32), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<std::string> sanitize{
+      "sanitize", llvm::cl::ValueOptional,
+      llvm::cl::desc("Check the kernels as they run on the cpu target and "
+                     "report errors with their source lines: "
+                     "--sanitize=memcheck (out-of-bounds accesses); "
+                     "--sanitize alone: every check there is "
+                     "(docs/sanitizer.md)"),
+      llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<bool> checkDynamicSharedBounds{
       "check-dynamic-shared-bounds",
       llvm::cl::desc("Stop the program when a kernel views dynamic shared "

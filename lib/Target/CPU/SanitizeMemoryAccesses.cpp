@@ -1,0 +1,214 @@
+//===----------------------------------------------------------------------===//
+// --sanitize=memcheck: bounds checks on every memref access of CPU kernels.
+//
+// After gpumem-lower-gpu-to-cpu-abi every function of the gpu.module takes
+// the thread context last. Each access in it (memref.load, memref.store,
+// memref.atomic_rmw, memref.generic_atomic_rmw, vector.load, vector.store)
+// is rewritten as
+//   in = AND over dimensions d of (index_d <u dim_d)   (unsigned: a
+//        negative index is out too; for a vector, its last element too)
+//   scf.if in { the access } else {
+//     for each d out of bounds: services->accessError(ctx, what, location,
+//                                                     d, index_d, dim_d)
+//     a load yields zero }
+// so an out-of-bounds access is reported and skipped instead of reading or
+// corrupting another buffer. The memref's sizes are those of the view the
+// access uses (memref.dim), which bounds views, subviews and device-function
+// arguments alike, in every memory space.
+//===----------------------------------------------------------------------===//
+
+#include "HostCode.h"
+
+#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Runtime/CPUKernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <cstddef>
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMSANITIZEMEMORYACCESSESPASS
+#include "gpumem/Conversion/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+using namespace gpumem;
+
+namespace {
+
+constexpr int64_t kServiceAccessError =
+    offsetof(GPUMemRuntimeServices, accessError);
+
+/// An access to check: its memref, indices, the elements it touches along
+/// the last dimension, and how a report describes it.
+struct Access {
+  Value memref;
+  ValueRange indices;
+  int64_t lastExtent = 1;
+  const char *verb;
+};
+
+std::optional<Access> describe(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return Access{load.getMemRef(), load.getIndices(), 1, "load from"};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return Access{store.getMemRef(), store.getIndices(), 1, "store to"};
+  if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op))
+    return Access{atomic.getMemref(), atomic.getIndices(), 1,
+                  "atomic update of"};
+  if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op))
+    return Access{atomic.getMemref(), atomic.getIndices(), 1,
+                  "atomic update of"};
+  auto extent = [](VectorType type) {
+    return type.getRank() == 0 || type.isScalable() ? 1
+                                                    : type.getShape().back();
+  };
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return Access{load.getBase(), load.getIndices(),
+                  extent(load.getVectorType()), "vector load from"};
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return Access{store.getBase(), store.getIndices(),
+                  extent(store.getVectorType()), "vector store to"};
+  return std::nullopt;
+}
+
+/// What a load yields when it is skipped; null when the type has no zero.
+Value zeroOf(OpBuilder &builder, Location loc, Type type) {
+  TypedAttr zero = dyn_cast_or_null<TypedAttr>(builder.getZeroAttr(type));
+  if (!zero)
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, zero);
+}
+
+struct SanitizeMemoryAccessesPass
+    : gpumem::impl::GPUMemSanitizeMemoryAccessesPassBase<
+          SanitizeMemoryAccessesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    SmallVector<StringRef> names;
+    StringRef(checks).split(names, ',', -1, /*KeepEmpty=*/false);
+    bool memcheck = false;
+    for (StringRef name : names) {
+      name = name.trim();
+      if (name == "memcheck") {
+        memcheck = true;
+        continue;
+      }
+      if (name == "racecheck" || name == "initcheck" || name == "synccheck")
+        module.emitError() << "--sanitize=" << name
+                           << " is not implemented yet; memcheck is";
+      else
+        module.emitError() << "unknown sanitizer check '" << name
+                           << "'; expected memcheck";
+      return signalPassFailure();
+    }
+    if (!memcheck)
+      return;
+    SmallVector<std::pair<Operation *, Value>> accesses;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || func.getNumArguments() == 0)
+        continue;
+      Value context = func.getArguments().back();
+      if (!isa<LLVM::LLVMPointerType>(context.getType()))
+        continue;
+      func.walk([&](Operation *op) {
+        if (describe(op))
+          accesses.push_back({op, context});
+      });
+    }
+    for (auto [op, context] : accesses)
+      instrument(op, context, module);
+  }
+
+  void instrument(Operation *op, Value context, gpu::GPUModuleOp module) {
+    Access access = *describe(op);
+    auto type = cast<MemRefType>(access.memref.getType());
+    if (type.getRank() == 0)
+      return;
+    OpBuilder builder(op);
+    Location loc = op->getLoc();
+    // Zeros for a skipped load, made before the check.
+    SmallVector<Value> zeros;
+    for (Type resultType : op->getResultTypes()) {
+      Value zero = zeroOf(builder, loc, resultType);
+      if (!zero)
+        return; // no value to give: left unchecked
+      zeros.push_back(zero);
+    }
+    // What a report names per dimension: the index, or for the last
+    // dimension of a vector access whose first element is inside, its last
+    // element.
+    SmallVector<Value> inside, sizes, reported;
+    Value all;
+    for (auto [d, index] : llvm::enumerate(access.indices)) {
+      Value size = memref::DimOp::create(builder, loc, access.memref, d);
+      Value in = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       index, size);
+      Value shown = index;
+      if (d + 1 == access.indices.size() && access.lastExtent > 1) {
+        Value last =
+            arith::AddIOp::create(builder, loc, index,
+                                  arith::ConstantIndexOp::create(
+                                      builder, loc, access.lastExtent - 1));
+        shown = arith::SelectOp::create(builder, loc, in, last, index);
+        in = arith::AndIOp::create(
+            builder, loc, in,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, last,
+                                  size));
+      }
+      reported.push_back(shown);
+      inside.push_back(in);
+      sizes.push_back(size);
+      all = all ? arith::AndIOp::create(builder, loc, all, in).getResult() : in;
+    }
+    auto check = scf::IfOp::create(builder, loc, op->getResultTypes(), all,
+                                   /*withElseRegion=*/true);
+    op->replaceAllUsesWith(check.getResults());
+    Block &then = check.getThenRegion().front();
+    Block &otherwise = check.getElseRegion().front();
+    if (op->getNumResults()) {
+      op->moveBefore(&then, then.end());
+      builder.setInsertionPointToEnd(&then);
+      scf::YieldOp::create(builder, loc, op->getResults());
+      builder.setInsertionPointToEnd(&otherwise);
+    } else {
+      op->moveBefore(then.getTerminator());
+      builder.setInsertionPoint(otherwise.getTerminator());
+    }
+    std::string what;
+    llvm::raw_string_ostream os(what);
+    os << access.verb << " " << type;
+    Value whatString = cpu::getStringPointer(builder, loc, module, what);
+    Value where =
+        cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
+    auto i64 = builder.getI64Type();
+    for (auto [d, in] : llvm::enumerate(inside)) {
+      Value outside = arith::XOrIOp::create(
+          builder, loc, in,
+          arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
+      auto report = scf::IfOp::create(builder, loc, outside,
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(report.getThenRegion().front().getTerminator());
+      Value dim = arith::ConstantIntOp::create(builder, loc, i64, d);
+      Value index = arith::IndexCastOp::create(builder, loc, i64, reported[d]);
+      Value size = arith::IndexCastOp::create(builder, loc, i64, sizes[d]);
+      cpu::ContextAccess(builder, loc, context)
+          .callService(kServiceAccessError,
+                       LLVM::LLVMVoidType::get(builder.getContext()),
+                       {context, whatString, where, dim, index, size});
+    }
+    if (op->getNumResults())
+      scf::YieldOp::create(builder, loc, zeros);
+  }
+};
+
+} // namespace

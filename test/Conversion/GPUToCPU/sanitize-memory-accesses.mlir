@@ -1,0 +1,46 @@
+// RUN: gpumem-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi,gpumem-sanitize-memory-accesses))' | FileCheck %s
+
+// Every access runs only inside its memref's bounds (unsigned compares,
+// per dimension, against memref.dim); outside, each dimension out of
+// bounds calls the accessError service (offset 80 of the services) with
+// the access, its location, the dimension, index and size, and a load
+// gives zero.
+// CHECK-DAG: llvm.mlir.global private constant @[[LOADWHAT:.*]]("load from memref<?x4xf32>\00")
+// CHECK-DAG: llvm.mlir.global private constant @[[LOADAT:.*]]("{{.*}}sanitize-memory-accesses.mlir:[[@LINE+19]]:10\00")
+// CHECK-LABEL: func.func private @__gpumem_kernel_k(
+// CHECK-SAME: %[[M:.*]]: memref<?x4xf32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[D0:.*]] = memref.dim %[[M]], %{{.*}}
+// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[I]], %[[D0]] : index
+// CHECK: %[[D1:.*]] = memref.dim %[[M]], %{{.*}}
+// CHECK: %[[IN1:.*]] = arith.cmpi ult, %[[J]], %[[D1]] : index
+// CHECK: %[[IN:.*]] = arith.andi %[[IN0]], %[[IN1]] : i1
+// CHECK: %[[V:.*]] = scf.if %[[IN]] -> (f32) {
+// CHECK:   memref.load %[[M]][%[[I]], %[[J]]]
+// CHECK: } else {
+// CHECK:   llvm.mlir.addressof @[[LOADWHAT]]
+// CHECK:   llvm.mlir.addressof @[[LOADAT]]
+// CHECK:   llvm.getelementptr %{{.*}}[80]
+// CHECK:   llvm.call
+// CHECK:   scf.yield %[[ZERO]] : f32
+gpu.module @kernels {
+  gpu.func @k(%m: memref<?x4xf32>, %i: index, %j: index) kernel {
+    %v = memref.load %m[%i, %j] : memref<?x4xf32>
+    memref.store %v, %m[%j, %i] : memref<?x4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Rank-0 memrefs have no index to check.
+// CHECK-LABEL: func.func private @__gpumem_kernel_scalar(
+// CHECK-NOT: scf.if
+// CHECK: memref.store
+gpu.module @kernels {
+  gpu.func @scalar(%m: memref<f32>) kernel {
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %m[] : memref<f32>
+    gpu.return
+  }
+}
