@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The cost of --sanitize on the cpu target: bench/cpu/*.mlir built with
-# gpumem-compile --target=cpu, with and without --sanitize=memcheck (the
-# only check there is yet), each run `repeats` times (default 3; each
-# program times itself, best of its own launches), the lower time kept.
-# Prints a markdown table with the ratio per kernel. Goal
-# (docs/performance.md): at most 5x. Figures only: nothing here asserts.
+# gpumem-compile --target=cpu without --sanitize, with each check alone
+# (memcheck, racecheck, initcheck) and with all of them (--sanitize), each
+# run `repeats` times (default 3; each program times itself, best of its
+# own launches), the lower time kept. Prints a markdown table with the
+# ratio to the plain build per check. Goal (docs/performance.md): at most
+# 5x. Figures only: nothing here asserts.
 #   bench/sanitizer.sh [build-dir] [repeats]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,12 @@ trap 'rm -rf "$work"' EXIT
 names="elementwise reduction matmul transpose"
 for name in $names; do
   "$build/bin/gpumem-compile" --target=cpu "bench/cpu/$name.mlir" -o "$work/$name"
-  "$build/bin/gpumem-compile" --target=cpu --sanitize=memcheck \
-    "bench/cpu/$name.mlir" -o "$work/$name.memcheck"
+  for check in memcheck racecheck initcheck; do
+    "$build/bin/gpumem-compile" --target=cpu --sanitize=$check \
+      "bench/cpu/$name.mlir" -o "$work/$name.$check"
+  done
+  "$build/bin/gpumem-compile" --target=cpu --sanitize \
+    "bench/cpu/$name.mlir" -o "$work/$name.all"
 done
 
 # best KEY COMMAND: the lowest first line of `repeats` runs; the checksum
@@ -34,13 +39,18 @@ best() {
   echo "$lowest $(echo "$out" | sed -n 2p)"
 }
 
-echo "| kernel | plain (s) | memcheck (s) | memcheck / plain | check (plain, memcheck) |"
-echo "|---|---|---|---|---|"
+echo "| kernel | plain (s) | memcheck | racecheck | initcheck | all three | checks agree |"
+echo "|---|---|---|---|---|---|---|"
 for name in $names; do
   read -r plain plainCheck < <(best "$work/$name")
-  read -r checked checkedCheck < <(best "$work/$name.memcheck")
-  awk -v n="$name" -v a="$plain" -v b="$checked" -v c="$plainCheck" -v d="$checkedCheck" \
-    'BEGIN { printf "| %s | %.4g | %.4g | %.2fx | %s, %s |\n", n, a, b, b / a, c, d }'
+  row="| $name | $plain"
+  agree=yes
+  for variant in memcheck racecheck initcheck all; do
+    read -r checked checkedCheck < <(best "$work/$name.$variant")
+    [ "$checkedCheck" = "$plainCheck" ] || agree="no ($variant: $checkedCheck)"
+    row="$row | $(awk -v a="$plain" -v b="$checked" 'BEGIN { printf "%.4g s, %.2fx", b, b / a }')"
+  done
+  echo "$row | $agree ($plainCheck) |"
 done
 echo
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(date -u +%F)"

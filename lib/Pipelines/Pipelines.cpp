@@ -185,7 +185,10 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createGPUMemAttachCPUTargetPass(target));
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(createGPUMemLowerGPUToCPUABIPass());
+  // racecheck needs every barrier to reach the runtime: no fission.
+  GPUMemLowerGPUToCPUABIPassOptions abi;
+  abi.fission = StringRef(options.sanitize).find("racecheck") == StringRef::npos;
+  device.addPass(createGPUMemLowerGPUToCPUABIPass(abi));
   if (!options.sanitize.empty()) {
     GPUMemSanitizeMemoryAccessesPassOptions sanitize;
     sanitize.checks = options.sanitize;

@@ -136,11 +136,18 @@ void coroutineReturnedService(GPUMemThreadContext *ctx) {
   static_cast<BlockRunner *>(ctx->scheduler)->coroutineReturned(ctx);
 }
 
+void sharedAccessService(GPUMemThreadContext *ctx, const void *address,
+                         int64_t bytes, int32_t flags, const char *what,
+                         const char *location) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->sharedAccess(ctx, address, bytes, flags, what, location);
+}
+
 constexpr GPUMemRuntimeServices services = {
     barrierService,        shuffleService,        assertFailService,
     barrierSyncService,    warpSyncService,       cudaVprintf,
     cudaAssertFail,        coroutineFrameService, warpSyncResultService,
-    coroutineReturnedService, accessErrorService};
+    coroutineReturnedService, accessErrorService, sharedAccessService};
 
 } // namespace
 
@@ -212,6 +219,7 @@ void BlockRunner::run(int64_t linearBlock) {
 
 void BlockRunner::runBlock(int64_t linearBlock) {
   const LaunchInfo &info = *launch;
+  shadow.startBlock();
   int64_t blockId[3] = {linearBlock % info.grid[0],
                         linearBlock / info.grid[0] % info.grid[1],
                         linearBlock / (info.grid[0] * info.grid[1])};
@@ -327,6 +335,7 @@ void BlockRunner::runBarrierCoroutines() {
             ctx.kernelName, locationOr(at), coords(ctx.threadId).text,
             coords(ctx.blockId).text, nextQueue.size());
     }
+    shadow.barrier();
     runQueue.swap(nextQueue);
   }
 }
@@ -457,6 +466,7 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
                      barrierWaiters.end());
     barrierWaiters.clear();
     atBarrier = 0;
+    shadow.barrier();
     goOn(index);
     return;
   }
@@ -609,6 +619,7 @@ bool BlockRunner::tryCompleteSegment(uint32_t warpIndex, uint32_t lane,
       nextQueue.push_back(first + l);
   }
   warp.atShuffle -= int32_t(arrived);
+  shadow.warpSynced(warpIndex);
   return true;
 }
 
@@ -658,6 +669,13 @@ void BlockRunner::reportStuck() const {
         nameOf(launch->kernel), coords(contexts[0].blockId).text,
         (long long)atBarrier, locationOr(barrierLocation),
         (long long)atShuffles);
+}
+
+void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
+                               int64_t bytes, int32_t flags, const char *what,
+                               const char *location) {
+  shadow.prepare(size_t(launch->staticBytes + launch->dynamicBytes));
+  shadow.access(ctx, arena, address, bytes, flags, what, location);
 }
 
 void BlockRunner::reportFault(int signal, const void *address) const {

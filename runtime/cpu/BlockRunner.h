@@ -8,6 +8,7 @@
 #include "FiberSanitizer.h"
 #include "FiberStacks.h"
 #include "Launch.h"
+#include "Sanitizer.h"
 
 #include <boost/context/detail/fcontext.hpp>
 
@@ -61,6 +62,11 @@ public:
   void *coroutineFrame(GPUMemThreadContext *ctx, int64_t bytes);
   uint64_t warpSyncResult(GPUMemThreadContext *ctx, int32_t *pred);
   void coroutineReturned(GPUMemThreadContext *ctx);
+
+  /// services->sharedAccess (--sanitize's racecheck and initcheck).
+  void sharedAccess(GPUMemThreadContext *ctx, const void *address,
+                    int64_t bytes, int32_t flags, const char *what,
+                    const char *location);
 
 private:
   /// run() without marking the thread as running a block.
@@ -154,6 +160,9 @@ private:
 
   const LaunchInfo *launch = nullptr;
   char *arena = nullptr;
+  /// What --sanitize knows of the arena's bytes; sized by the first
+  /// instrumented access.
+  SharedMemoryShadow shadow;
   size_t arenaCapacity = 0;
   /// The context of Block and Loop modes.
   GPUMemThreadContext single = {};

@@ -1,16 +1,26 @@
 //===----------------------------------------------------------------------===//
 // Sanitizer reports (Sanitizer.h).
 //
-// An error site is the pair of strings an instrumented access passes (its
-// description and location), kept as copies: the kernel's module may be
-// unloaded before the summary. Its first error prints a report on stderr: the
-// kind, kernel, block and thread, the location with its source line (read
-// from the file the location names, when it can be read), and what was out
-// of bounds; later ones only count. The first error also registers an exit
-// handler that prints, after everything the program printed, how often
-// each site erred when more than once and "ERROR SUMMARY: N errors" (as
-// compute-sanitizer does), then ends the process with status 1. A mutex
-// guards the sites: workers report concurrently.
+// A site is an error kind at one location (the strings an instrumented
+// access passes, kept as copies: the kernel's module may be unloaded before
+// the summary). Its first error prints a report on stderr: the kind, kernel,
+// block and thread, the location with its source line (read from the file
+// the location names, when it can be read), and the details; later ones
+// only count. The first error also registers an exit handler that prints,
+// after everything the program printed, how often each site erred when more
+// than once and "ERROR SUMMARY: N errors" (as compute-sanitizer does), then
+// ends the process with status 1. A mutex guards the sites: workers report
+// concurrently.
+//
+// racecheck and initcheck on workgroup memory: before each access, the
+// thread's bytes are compared with the shadow. A read of a byte no thread
+// of the block wrote is an uninitialized read; a byte another thread
+// wrote in the same barrier phase is a race (read after write, write after
+// write), and so is a write to a byte another thread read in the phase
+// (write after read). A completed shuffle orders the accesses of the lanes
+// of its warp like a barrier; two lanes of one warp writing a byte are not
+// reported (warp-synchronous code storing one value). Atomics only mark
+// bytes written.
 //===----------------------------------------------------------------------===//
 
 #include "Sanitizer.h"
@@ -22,16 +32,13 @@
 #include <mutex>
 #include <string>
 #include <unistd.h>
-#include <vector>
 
 using namespace gpumem::cpu;
 
 namespace {
 
-/// Copies of the strings: the kernel's module may be unloaded before the
-/// summary.
 struct Site {
-  std::string what;
+  std::string kind;
   std::string location;
   unsigned long long count;
 };
@@ -46,7 +53,8 @@ Sites &sites() {
   return *all;
 }
 
-/// Line `line` of `path`, without its newline; empty when unreadable.
+/// Line `line` of `path`, without its newline and indentation; empty when
+/// unreadable.
 std::string sourceLine(const std::string &path, long line) {
   FILE *file = std::fopen(path.c_str(), "r");
   if (!file)
@@ -67,17 +75,19 @@ std::string sourceLine(const std::string &path, long line) {
   return first == std::string::npos ? "" : text.substr(first);
 }
 
-/// The source line a "file:line:col" location names; empty if none.
-std::string sourceLineOf(const char *location) {
-  std::string where = location ? location : "";
+/// "LOCATION: source line" of a "file:line:col" location.
+std::string withSource(const char *location) {
+  std::string where = location ? location : "?";
   size_t column = where.rfind(':');
   if (column == std::string::npos || column == 0)
-    return "";
+    return where;
   size_t line = where.rfind(':', column - 1);
   if (line == std::string::npos)
-    return "";
-  return sourceLine(where.substr(0, line),
-                    std::strtol(where.c_str() + line + 1, nullptr, 10));
+    return where;
+  std::string text =
+      sourceLine(where.substr(0, line),
+                 std::strtol(where.c_str() + line + 1, nullptr, 10));
+  return text.empty() ? where : where + ": " + text;
 }
 
 void summarize() {
@@ -87,13 +97,38 @@ void summarize() {
   for (const Site &site : all.sites)
     if (site.count > 1)
       std::fprintf(stderr,
-                   "gpumem: sanitizer: the out-of-bounds %s at %s happened "
-                   "%llu times\n",
-                   site.what.c_str(), site.location.c_str(), site.count);
+                   "gpumem: sanitizer: the %s at %s happened %llu times\n",
+                   site.kind.c_str(), site.location.c_str(), site.count);
   std::fprintf(stderr, "gpumem: sanitizer: ERROR SUMMARY: %llu error%s\n",
                all.errors, all.errors == 1 ? "" : "s");
   std::fflush(stderr);
   _exit(1);
+}
+
+/// Counts an error of `kind` at `location`; true when it is the site's
+/// first, which the caller then prints (holding the lock it gets).
+bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
+                 const char *location) {
+  Sites &all = sites();
+  lock = std::unique_lock<std::mutex>(all.mutex);
+  if (all.errors++ == 0)
+    std::atexit(summarize);
+  std::string where = location ? location : "?";
+  for (Site &site : all.sites)
+    if (site.kind == kind && site.location == where) {
+      ++site.count;
+      return false;
+    }
+  all.sites.push_back({kind, where, 1});
+  std::fflush(stdout);
+  return true;
+}
+
+/// The coordinates of linear thread `id` in blocks of `dims`.
+Coords threadCoords(int64_t id, const int64_t dims[3]) {
+  int64_t v[3] = {id % dims[0], id / dims[0] % dims[1],
+                  id / (dims[0] * dims[1])};
+  return coords(v);
 }
 
 } // namespace
@@ -101,27 +136,126 @@ void summarize() {
 void gpumem::cpu::accessErrorService(GPUMemThreadContext *ctx, const char *what,
                                      const char *location, int64_t dim,
                                      int64_t index, int64_t size) {
-  Sites &all = sites();
-  std::lock_guard<std::mutex> lock(all.mutex);
-  if (all.errors++ == 0)
-    std::atexit(summarize);
-  what = what ? what : "access";
-  location = location ? location : "?";
-  for (Site &site : all.sites)
-    if (site.what == what && site.location == location) {
-      ++site.count;
-      return;
-    }
-  all.sites.push_back({what, location, 1});
-  std::fflush(stdout);
-  std::string line = sourceLineOf(location);
+  std::unique_lock<std::mutex> lock;
+  if (!firstAtSite(lock,
+                   std::string("out-of-bounds ") + (what ? what : "access"),
+                   location))
+    return;
   std::fprintf(stderr,
                "gpumem: sanitizer: out-of-bounds %s in kernel '%s', block %s "
                "thread %s\n"
-               "  at %s%s%s\n"
+               "  at %s\n"
                "  index %lld of dimension %lld is outside 0..%lld\n",
-               what, ctx->kernelName, coords(ctx->blockId).text,
-               coords(ctx->threadId).text, location, line.empty() ? "" : ": ",
-               line.c_str(), (long long)index, (long long)dim,
+               what ? what : "access", ctx->kernelName,
+               coords(ctx->blockId).text, coords(ctx->threadId).text,
+               withSource(location).c_str(), (long long)index, (long long)dim,
                (long long)size - 1);
+}
+
+void SharedMemoryShadow::prepare(size_t size) {
+  if (bytes.size() < size)
+    bytes.resize(size);
+}
+
+void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
+                                const char *arena, const void *address,
+                                int64_t count, int32_t flags, const char *what,
+                                const char *location) {
+  int64_t offset = static_cast<const char *>(address) - arena;
+  if (offset < 0 || count <= 0 || uint64_t(offset + count) > bytes.size())
+    return; // out of the arena: memcheck's to report
+  const int64_t *dims = ctx->blockDim;
+  int32_t thread =
+      int32_t(ctx->threadId[0] +
+              dims[0] * (ctx->threadId[1] + dims[1] * ctx->threadId[2]));
+  int32_t warp = thread / GPUMEM_WARP_SIZE;
+  if (uint32_t(warp) >= warpPhases.size())
+    warpPhases.resize(size_t(warp) + 1, 0);
+  uint32_t warpPhase = warpPhases[size_t(warp)];
+  // An earlier access of a lane of this warp before a shuffle they both
+  // completed is ordered before this one.
+  auto unordered = [&](int32_t otherWarp, uint32_t otherWarpPhase) {
+    return otherWarp != warp || otherWarpPhase == warpPhase;
+  };
+  bool read = flags & GPUMEM_SHARED_READ, write = flags & GPUMEM_SHARED_WRITE;
+  bool atomic = flags & GPUMEM_SHARED_ATOMIC;
+  bool reported = false;
+  for (int64_t k = offset; k < offset + count; ++k) {
+    Byte &b = bytes[size_t(k)];
+    bool written = b.writeBlock == block;
+    bool writtenNow = written && b.writePhase == phase;
+    bool readNow = b.readBlock == block && b.readPhase == phase &&
+                   unordered(b.readerWarp, b.readWarpPhase);
+    if (!reported && read && (flags & GPUMEM_SHARED_CHECK_INIT) && !written) {
+      reported = true;
+      std::unique_lock<std::mutex> lock;
+      if (firstAtSite(lock, "uninitialized read of workgroup memory", location))
+        std::fprintf(stderr,
+                     "gpumem: sanitizer: uninitialized read of workgroup "
+                     "memory in kernel '%s', block %s thread %s\n"
+                     "  at %s\n"
+                     "  byte %lld of the block's workgroup memory (%s), which "
+                     "no thread of the block wrote\n",
+                     ctx->kernelName, coords(ctx->blockId).text,
+                     coords(ctx->threadId).text, withSource(location).c_str(),
+                     (long long)k, what ? what : "");
+    }
+    if (!reported && !atomic && (flags & GPUMEM_SHARED_CHECK_RACES)) {
+      const char *kind = nullptr, *verb = nullptr, *earlierAt = nullptr;
+      int32_t other = -1;
+      // Lanes of one warp writing the same byte between two shuffles are
+      // taken as warp-synchronous code storing one value (upstream's
+      // gpu.all_reduce lowering does so): not reported.
+      bool sameWarpWrites = write && b.writer / GPUMEM_WARP_SIZE == warp;
+      if (writtenNow && b.writer >= 0 && b.writer != thread &&
+          !sameWarpWrites &&
+          unordered(b.writer / GPUMEM_WARP_SIZE, b.writeWarpPhase)) {
+        kind = write ? "write after write" : "read after write";
+        verb = "wrote";
+        other = b.writer;
+        earlierAt = b.writeAt;
+      } else if (write && readNow && b.reader != -1 && b.reader != thread) {
+        kind = "write after read";
+        verb = "read";
+        other = b.reader;
+        earlierAt = b.readAt;
+      }
+      if (kind) {
+        reported = true;
+        std::unique_lock<std::mutex> lock;
+        if (firstAtSite(lock,
+                        std::string("race (") + kind + ") on workgroup memory",
+                        location)) {
+          std::string who = other == -2 ? std::string("several threads")
+                                        : std::string("thread ") +
+                                              threadCoords(other, dims).text;
+          std::fprintf(stderr,
+                       "gpumem: sanitizer: race (%s) on workgroup memory in "
+                       "kernel '%s', block %s: byte %lld (%s)\n"
+                       "  thread %s %s it at %s\n"
+                       "  %s %s it at %s, with no barrier between\n",
+                       kind, ctx->kernelName, coords(ctx->blockId).text,
+                       (long long)k, what ? what : "",
+                       coords(ctx->threadId).text, write ? "writes" : "reads",
+                       withSource(location).c_str(), who.c_str(), verb,
+                       withSource(earlierAt).c_str());
+        }
+      }
+    }
+    if (write) {
+      b.writeBlock = block;
+      b.writePhase = phase;
+      b.writeWarpPhase = warpPhase;
+      b.writer = atomic ? -1 : thread;
+      b.writeAt = location;
+    }
+    if (read && !atomic) {
+      b.reader = readNow && b.reader != thread ? -2 : thread;
+      b.readerWarp = readNow && b.readerWarp != warp ? -2 : warp;
+      b.readBlock = block;
+      b.readPhase = phase;
+      b.readWarpPhase = warpPhase;
+      b.readAt = location;
+    }
+  }
 }

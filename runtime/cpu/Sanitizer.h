@@ -1,7 +1,8 @@
 //===----------------------------------------------------------------------===//
 // The cpu runtime's side of --sanitize: reports of the checks that
 // instrumented kernels make (gpumem-sanitize-memory-accesses), counted per
-// site, and a summary that fails the program at its end.
+// site, a summary that fails the program at its end, and the shadow of a
+// block's workgroup memory that racecheck and initcheck consult.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_CPU_SANITIZER_H
@@ -9,12 +10,61 @@
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 namespace gpumem::cpu {
 
 /// services->accessError.
 void accessErrorService(GPUMemThreadContext *ctx, const char *what,
                         const char *location, int64_t dim, int64_t index,
                         int64_t size);
+
+/// What each byte of one worker's workgroup arena saw last: the block run
+/// and barrier phase of its last write and read, which thread made them and
+/// where. Entries of an earlier block count as never written, so nothing is
+/// cleared between blocks.
+class SharedMemoryShadow {
+public:
+  /// Covers `bytes` bytes of arena.
+  void prepare(size_t bytes);
+  /// A new block starts (phase 0).
+  void startBlock() {
+    ++block;
+    phase = 0;
+    std::fill(warpPhases.begin(), warpPhases.end(), 0);
+  }
+  /// The block's threads passed a barrier.
+  void barrier() { ++phase; }
+  /// Lanes of warp `warp` completed a shuffle together, which orders their
+  /// accesses before it before those after it (for every lane of the warp:
+  /// an approximation for shuffles narrower than the warp).
+  void warpSynced(uint32_t warp) {
+    if (warp >= warpPhases.size())
+      warpPhases.resize(warp + 1, 0);
+    ++warpPhases[warp];
+  }
+  /// services->sharedAccess, for the block whose arena starts at `arena`.
+  void access(const GPUMemThreadContext *ctx, const char *arena,
+              const void *address, int64_t bytes, int32_t flags,
+              const char *what, const char *location);
+
+private:
+  struct Byte {
+    uint32_t writeBlock = 0, writePhase = 0, readBlock = 0, readPhase = 0;
+    /// The writer's and last reader's warp phase (warpSynced).
+    uint32_t writeWarpPhase = 0, readWarpPhase = 0;
+    int32_t writer = -1;     ///< linear thread id; -1: an atomic
+    int32_t reader = -1;     ///< -2: several threads
+    int32_t readerWarp = -1; ///< -2: threads of several warps
+    const char *writeAt = nullptr, *readAt = nullptr;
+  };
+  std::vector<Byte> bytes;
+  std::vector<uint32_t> warpPhases;
+  uint32_t block = 0, phase = 0;
+};
 
 } // namespace gpumem::cpu
 

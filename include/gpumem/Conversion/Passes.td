@@ -34,7 +34,10 @@ def GPUMemLowerGPUToCPUABIPass
     loops over the block's threads (thread-loop fission, values crossing a
     barrier kept in per-thread arrays); its `run_block` calls that copy and
     the kernel runs without fibers. Divergent barriers, shuffles, private
-    memory and calls into functions with barriers keep fibers.
+    memory and calls into functions with barriers keep fibers. Option
+    `fission=false` keeps fibers for every kernel with barriers (for
+    `--sanitize`'s racecheck, which needs each barrier to reach the
+    runtime).
 
     Before:
     ```mlir
@@ -56,6 +59,11 @@ def GPUMemLowerGPUToCPUABIPass
     }
     ```
   }];
+  let options = [
+    Option<"fission", "fission", "bool", /*default=*/"true",
+           "Give kernels with block-uniform barriers a barrier-free "
+           "block-wide copy (thread-loop fission)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -82,8 +90,8 @@ def GPUMemSanitizeMemoryAccessesPass
   }];
   let options = [
     Option<"checks", "checks", "std::string", /*default=*/"\"memcheck\"",
-           "The checks to compile in, comma-separated: memcheck (racecheck, "
-           "initcheck and synccheck are not implemented yet: an error)">,
+           "The checks to compile in, comma-separated: memcheck, racecheck, "
+           "initcheck (synccheck is not implemented yet: an error)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",

@@ -78,7 +78,8 @@ struct CpuPipelineOptions : public SharedPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<std::string> sanitize{
       *this, "sanitize",
       llvm::cl::desc("Checks compiled into the kernels, comma-separated: "
-                     "memcheck (docs/sanitizer.md); empty: none"),
+                     "memcheck, racecheck, initcheck (docs/sanitizer.md); "
+                     "empty: none"),
       llvm::cl::init("")};
 };
 

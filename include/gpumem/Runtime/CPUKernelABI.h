@@ -135,7 +135,24 @@ typedef struct GPUMemRuntimeServices {
   void (*accessError)(GPUMemThreadContext *ctx, const char *what,
                       const char *location, int64_t dim, int64_t index,
                       int64_t size);
+  /* --sanitize=racecheck,initcheck: the thread accesses `bytes` bytes of
+   * workgroup memory at `address` (GPUMemSharedAccess flags: what it does
+   * and which checks to make); `what` and `location` as for accessError.
+   * Called before the access; reports races and uninitialized reads. */
+  void (*sharedAccess)(GPUMemThreadContext *ctx, const void *address,
+                       int64_t bytes, int32_t flags, const char *what,
+                       const char *location);
 } GPUMemRuntimeServices;
+
+/* The flags of services->sharedAccess. */
+enum GPUMemSharedAccess {
+  GPUMEM_SHARED_READ = 1,
+  GPUMEM_SHARED_WRITE = 2,
+  GPUMEM_SHARED_ATOMIC = 4, /* with READ and WRITE: races only with plain
+                               accesses, which are not tracked yet: none */
+  GPUMEM_SHARED_CHECK_RACES = 8,
+  GPUMEM_SHARED_CHECK_INIT = 16
+};
 
 /* The operations of services->warpSync. */
 enum GPUMemWarpOp {

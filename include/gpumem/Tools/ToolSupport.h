@@ -65,8 +65,9 @@ struct TargetOptions {
       "sanitize", llvm::cl::ValueOptional,
       llvm::cl::desc("Check the kernels as they run on the cpu target and "
                      "report errors with their source lines: "
-                     "--sanitize=memcheck (out-of-bounds accesses); "
-                     "--sanitize alone: every check there is "
+                     "--sanitize=memcheck,racecheck,initcheck (out-of-bounds "
+                     "accesses, workgroup-memory races and uninitialized "
+                     "reads); --sanitize alone: all of them "
                      "(docs/sanitizer.md)"),
       llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<bool> checkDynamicSharedBounds{

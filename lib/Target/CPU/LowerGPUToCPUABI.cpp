@@ -126,8 +126,8 @@ static int32_t abiShuffleMode(gpu::ShuffleMode mode) {
 /// The rewrite of one gpu.module, with the state it builds up.
 class ABILowering {
 public:
-  explicit ABILowering(gpu::GPUModuleOp module)
-      : gpuModule(module), context(module.getContext()) {}
+  ABILowering(gpu::GPUModuleOp module, bool fission)
+      : gpuModule(module), context(module.getContext()), fission(fission) {}
   LogicalResult run();
 
 private:
@@ -149,6 +149,7 @@ private:
 
   gpu::GPUModuleOp gpuModule;
   MLIRContext *context;
+  bool fission;
   std::unique_ptr<LLVMTypeConverter> converter;
   llvm::DenseSet<Operation *> needsFibers;
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
@@ -280,7 +281,7 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   // fission applies; both functions then get the same attribution handling.
   func::FuncOp blockImpl;
   bool fibers = needsFibers.contains(kernel);
-  if (fibers && numPrivate == 0)
+  if (fibers && numPrivate == 0 && fission)
     blockImpl = cpu::createBarrierFreeBlockFunction(
         impl, "__gpumem_kernel_block_" + kernel.getName().str(), needsFibers);
 
@@ -667,8 +668,10 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
 
 struct LowerGPUToCPUABIPass
     : gpumem::impl::GPUMemLowerGPUToCPUABIPassBase<LowerGPUToCPUABIPass> {
+  using Base::Base;
+
   void runOnOperation() override {
-    if (failed(ABILowering(getOperation()).run()))
+    if (failed(ABILowering(getOperation(), fission).run()))
       signalPassFailure();
   }
 };

@@ -21,6 +21,7 @@
 
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,6 +30,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 #include <cstddef>
 
@@ -44,6 +46,8 @@ namespace {
 
 constexpr int64_t kServiceAccessError =
     offsetof(GPUMemRuntimeServices, accessError);
+constexpr int64_t kServiceSharedAccess =
+    offsetof(GPUMemRuntimeServices, sharedAccess);
 
 /// An access to check: its memref, indices, the elements it touches along
 /// the last dimension, and how a report describes it.
@@ -95,22 +99,25 @@ struct SanitizeMemoryAccessesPass
     gpu::GPUModuleOp module = getOperation();
     SmallVector<StringRef> names;
     StringRef(checks).split(names, ',', -1, /*KeepEmpty=*/false);
-    bool memcheck = false;
     for (StringRef name : names) {
       name = name.trim();
-      if (name == "memcheck") {
-        memcheck = true;
-        continue;
+      if (name == "memcheck")
+        bounds = true;
+      else if (name == "racecheck")
+        races = true;
+      else if (name == "initcheck")
+        init = true;
+      else {
+        if (name == "synccheck")
+          module.emitError() << "--sanitize=synccheck is not implemented yet; "
+                                "memcheck, racecheck and initcheck are";
+        else
+          module.emitError() << "unknown sanitizer check '" << name
+                             << "'; expected memcheck, racecheck or initcheck";
+        return signalPassFailure();
       }
-      if (name == "racecheck" || name == "initcheck" || name == "synccheck")
-        module.emitError() << "--sanitize=" << name
-                           << " is not implemented yet; memcheck is";
-      else
-        module.emitError() << "unknown sanitizer check '" << name
-                           << "'; expected memcheck";
-      return signalPassFailure();
     }
-    if (!memcheck)
+    if (!bounds && !races && !init)
       return;
     SmallVector<std::pair<Operation *, Value>> accesses;
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -128,11 +135,74 @@ struct SanitizeMemoryAccessesPass
       instrument(op, context, module);
   }
 
+  bool bounds = false, races = false, init = false;
+
   void instrument(Operation *op, Value context, gpu::GPUModuleOp module) {
     Access access = *describe(op);
     auto type = cast<MemRefType>(access.memref.getType());
-    if (type.getRank() == 0)
-      return;
+    std::string what;
+    llvm::raw_string_ostream os(what);
+    os << access.verb << " " << type;
+    if (bounds && type.getRank() != 0)
+      checkBounds(op, access, context, module, what);
+    if ((races || init) && isWorkgroupMemorySpace(type.getMemorySpace()))
+      reportSharedAccess(op, access, context, module, what);
+  }
+
+  /// Calls services->sharedAccess right before `op` with the address and
+  /// size of the bytes it touches.
+  void reportSharedAccess(Operation *op, const Access &access, Value context,
+                          gpu::GPUModuleOp module, const std::string &what) {
+    OpBuilder builder(op);
+    Location loc = op->getLoc();
+    auto type = cast<MemRefType>(access.memref.getType());
+    int64_t elementBytes =
+        int64_t(DataLayout::closest(op).getTypeSize(type.getElementType()));
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+    Value linear = metadata.getOffset();
+    for (auto [index, stride] :
+         llvm::zip(access.indices, metadata.getStrides()))
+      linear = arith::AddIOp::create(
+          builder, loc, linear,
+          arith::MulIOp::create(builder, loc, index, stride));
+    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
+        builder, loc, access.memref);
+    Value address = arith::AddIOp::create(
+        builder, loc, aligned,
+        arith::MulIOp::create(
+            builder, loc, linear,
+            arith::ConstantIndexOp::create(builder, loc, elementBytes)));
+    auto i64 = builder.getI64Type();
+    auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+    Value integer = arith::IndexCastOp::create(builder, loc, i64, address);
+    Value pointer = LLVM::IntToPtrOp::create(builder, loc, ptr, integer);
+    int32_t flags = (races ? GPUMEM_SHARED_CHECK_RACES : 0) |
+                    (init ? GPUMEM_SHARED_CHECK_INIT : 0);
+    if (isa<memref::LoadOp, vector::LoadOp>(op))
+      flags |= GPUMEM_SHARED_READ;
+    else if (isa<memref::StoreOp, vector::StoreOp>(op))
+      flags |= GPUMEM_SHARED_WRITE;
+    else
+      flags |= GPUMEM_SHARED_READ | GPUMEM_SHARED_WRITE | GPUMEM_SHARED_ATOMIC;
+    Value bytes = arith::ConstantIntOp::create(
+        builder, loc, i64, elementBytes * access.lastExtent);
+    Value flagValue =
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
+    Value whatString = cpu::getStringPointer(builder, loc, module, what);
+    Value where =
+        cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
+    cpu::ContextAccess(builder, loc, context)
+        .callService(kServiceSharedAccess,
+                     LLVM::LLVMVoidType::get(builder.getContext()),
+                     {context, pointer, bytes, flagValue, whatString, where});
+  }
+
+  /// Runs `op` only when its indices are inside its memref, else reports
+  /// each index out of bounds through services->accessError.
+  void checkBounds(Operation *op, const Access &access, Value context,
+                   gpu::GPUModuleOp module, const std::string &what) {
+    auto type = cast<MemRefType>(access.memref.getType());
     OpBuilder builder(op);
     Location loc = op->getLoc();
     // Zeros for a skipped load, made before the check.
@@ -183,9 +253,6 @@ struct SanitizeMemoryAccessesPass
       op->moveBefore(then.getTerminator());
       builder.setInsertionPoint(otherwise.getTerminator());
     }
-    std::string what;
-    llvm::raw_string_ostream os(what);
-    os << access.verb << " " << type;
     Value whatString = cpu::getStringPointer(builder, loc, module, what);
     Value where =
         cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
