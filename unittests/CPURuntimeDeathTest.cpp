@@ -371,3 +371,44 @@ TEST_F(CPURuntimeDeathTest, HostFaultsStayCrashes) {
 }
 
 } // namespace
+
+namespace {
+
+/// mgpuMemFree takes only the start of device memory from mgpuMemAlloc.
+TEST_F(CPURuntimeDeathTest, FreeOfAnInteriorPointer) {
+  EXPECT_EXIT(
+      {
+        auto *d = static_cast<char *>(mgpuMemAlloc(64, nullptr, false));
+        mgpuMemFree(d + 8, nullptr);
+      },
+      ::testing::ExitedWithCode(1),
+      "gpumem: error: mgpuMemFree: 0x[0-9a-f]+ is 8 bytes into device memory "
+      "of 64 bytes, not its start");
+}
+
+TEST_F(CPURuntimeDeathTest, FreeOfHostMemory) {
+  EXPECT_EXIT(
+      {
+        static int host[4];
+        mgpuMemFree(host, nullptr);
+      },
+      ::testing::ExitedWithCode(1),
+      "gpumem: error: mgpuMemFree: 0x[0-9a-f]+ is not device memory from "
+      "mgpuMemAlloc");
+}
+
+/// A copy into freed memory, through a pointer inside it.
+TEST_F(CPURuntimeDeathTest, CopyIntoFreedMemory) {
+  EXPECT_EXIT(
+      {
+        auto *d = static_cast<char *>(mgpuMemAlloc(64, nullptr, false));
+        char host[16] = {};
+        mgpuMemFree(d, nullptr);
+        mgpuMemcpy(d + 16, host, sizeof(host), nullptr);
+      },
+      ::testing::ExitedWithCode(1),
+      "gpumem: error: mgpuMemcpy: the destination 0x[0-9a-f]+ is 16 bytes "
+      "into device memory of 64 bytes that was freed \\(use after free\\)");
+}
+
+} // namespace

@@ -8,6 +8,15 @@
 // plain tokens, and synchronizing or waiting on them does nothing. Managed
 // memory is host memory too, so prefetch and advice only check their
 // arguments.
+//
+// Every allocation is recorded (start and size, in a map under a mutex).
+// Freed memory is kept in a quarantine of up to 64 MiB and 4096 blocks
+// before it goes back to malloc, so that no host or device allocation
+// reuses its addresses meanwhile and the mistakes a GPU would let pass
+// silently or crash on later are errors here: freeing memory twice,
+// freeing a pointer that is not an allocation's start, copying from or to
+// freed memory, and a copy whose source and destination overlap
+// (undefined in CUDA).
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntime.h"
@@ -16,12 +25,70 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <iterator>
+#include <map>
+#include <mutex>
 
 using namespace gpumem::cpu;
 
 namespace {
 
 constexpr uint64_t memoryAlignment = 64;
+
+/// Live allocations by start address, and the quarantine of freed ones.
+struct Allocations {
+  std::mutex mutex;
+  std::map<uintptr_t, uint64_t> live;
+  std::deque<std::pair<uintptr_t, uint64_t>> freed; ///< newest last
+  uint64_t freedBytes = 0;
+  static constexpr size_t freedKept = 4096;
+  static constexpr uint64_t freedBytesKept = 64ull << 20;
+};
+Allocations &allocations() {
+  static Allocations *all = new Allocations;
+  return *all;
+}
+
+/// The live allocation holding `address`, as (start, size); false if none.
+bool liveAllocation(Allocations &all, uintptr_t address,
+                    std::pair<uintptr_t, uint64_t> &found) {
+  auto next = all.live.upper_bound(address);
+  if (next == all.live.begin())
+    return false;
+  auto it = std::prev(next);
+  if (address - it->first >= std::max<uint64_t>(it->second, 1))
+    return false;
+  found = *it;
+  return true;
+}
+
+/// A freed allocation holding `address`; false if none.
+bool freedAllocation(Allocations &all, uintptr_t address,
+                     std::pair<uintptr_t, uint64_t> &found) {
+  for (auto it = all.freed.rbegin(); it != all.freed.rend(); ++it)
+    if (address - it->first < std::max<uint64_t>(it->second, 1)) {
+      found = *it;
+      return true;
+    }
+  return false;
+}
+
+/// Stops the program when `bytes` at `address` lie in freed device memory
+/// that no live allocation has taken back.
+void checkNotFreed(const char *call, const char *role, const void *address,
+                   size_t bytes) {
+  Allocations &all = allocations();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  std::pair<uintptr_t, uint64_t> found;
+  if (liveAllocation(all, uintptr_t(address), found) ||
+      !freedAllocation(all, uintptr_t(address), found))
+    return;
+  fatal("%s: the %s %p is %llu bytes into device memory of %llu bytes that "
+        "was freed (use after free)",
+        call, role, address, (unsigned long long)(uintptr_t(address) - found.first),
+        (unsigned long long)found.second);
+}
 
 /// A stream or an event. Both are the same type so that a handle passed to
 /// the other kind's functions is still destroyed correctly.
@@ -43,15 +110,58 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   if (!ptr)
     fatal("mgpuMemAlloc: out of memory allocating %llu bytes",
           (unsigned long long)sizeBytes);
+  Allocations &all = allocations();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  all.live[uintptr_t(ptr)] = sizeBytes;
   return ptr;
 }
 
-extern "C" void mgpuMemFree(void *ptr, void *stream) { std::free(ptr); }
+extern "C" void mgpuMemFree(void *ptr, void *stream) {
+  if (!ptr)
+    return;
+  Allocations &all = allocations();
+  {
+    std::lock_guard<std::mutex> lock(all.mutex);
+    auto it = all.live.find(uintptr_t(ptr));
+    if (it != all.live.end()) {
+      all.freed.emplace_back(*it);
+      all.freedBytes += it->second;
+      all.live.erase(it);
+      while (all.freed.size() > Allocations::freedKept ||
+             all.freedBytes > Allocations::freedBytesKept) {
+        all.freedBytes -= all.freed.front().second;
+        std::free(reinterpret_cast<void *>(all.freed.front().first));
+        all.freed.pop_front();
+      }
+      return;
+    }
+    std::pair<uintptr_t, uint64_t> found;
+    if (liveAllocation(all, uintptr_t(ptr), found))
+      fatal("mgpuMemFree: %p is %llu bytes into device memory of %llu bytes, "
+            "not its start",
+            ptr, (unsigned long long)(uintptr_t(ptr) - found.first),
+            (unsigned long long)found.second);
+    if (freedAllocation(all, uintptr_t(ptr), found) &&
+        found.first == uintptr_t(ptr))
+      fatal("mgpuMemFree: device memory of %llu bytes at %p was already "
+            "freed (double free)",
+            (unsigned long long)found.second, ptr);
+  }
+  fatal("mgpuMemFree: %p is not device memory from mgpuMemAlloc", ptr);
+}
 
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            void *stream) {
-  if (sizeBytes)
-    std::memmove(dst, src, sizeBytes);
+  if (!sizeBytes)
+    return;
+  checkNotFreed("mgpuMemcpy", "source", src, sizeBytes);
+  checkNotFreed("mgpuMemcpy", "destination", dst, sizeBytes);
+  uintptr_t to = uintptr_t(dst), from = uintptr_t(src);
+  if (to < from + sizeBytes && from < to + sizeBytes)
+    fatal("mgpuMemcpy: the %zu bytes copied from %p to %p overlap (a copy "
+          "within one buffer needs a buffer in between)",
+          sizeBytes, src, dst);
+  std::memcpy(dst, src, sizeBytes);
 }
 
 extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
