@@ -78,6 +78,7 @@ static void addHostBuffersToDevice(OpPassManager &pm, StringRef mode) {
 
 /// The lowering steps both sides share before their conversion to LLVM.
 static void addStructuredLowering(OpPassManager &pm) {
+  pm.addPass(gpumem::createGPUMemIntegerFloatAtomicsPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

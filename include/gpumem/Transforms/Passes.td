@@ -267,6 +267,45 @@ def GPUMemLowerGPUCollectivesPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemIntegerFloatAtomicsPass : Pass<"gpumem-integer-float-atomics"> {
+  let summary = "Give memref.generic_atomic_rmw on floats an integer "
+                "compare-and-swap the LLVM lowering can make";
+  let description = [{
+    Upstream's memref-to-llvm lowers `memref.generic_atomic_rmw` to a loop
+    around `llvm.cmpxchg` on the element type, which LLVM allows only for
+    integers and pointers: on `f16`, `bf16`, `f32` or `f64` memrefs the
+    lowered module fails to verify. This pass, which the LLVM-based
+    pipelines (cpu, cuda, cuda-emu) run before that lowering, makes such an
+    op work on an integer view of the same memref (an
+    `unrealized_conversion_cast`, which both element types lower to the
+    same descriptor and which then disappears), with `arith.bitcast`s
+    around the unchanged body.
+
+    Before:
+    ```mlir
+    %r = memref.generic_atomic_rmw %m[%i] : memref<4xf32> {
+    ^bb0(%old: f32):
+      %new = arith.maximumf %old, %x : f32
+      memref.atomic_yield %new : f32
+    }
+    ```
+    After:
+    ```mlir
+    %mi = builtin.unrealized_conversion_cast %m : memref<4xf32> to memref<4xi32>
+    %ri = memref.generic_atomic_rmw %mi[%i] : memref<4xi32> {
+    ^bb0(%oldi: i32):
+      %old = arith.bitcast %oldi : i32 to f32
+      %new = arith.maximumf %old, %x : f32
+      %newi = arith.bitcast %new : f32 to i32
+      memref.atomic_yield %newi : i32
+    }
+    %r = arith.bitcast %ri : i32 to f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def GPUMemLowerSyncMemoryOpsPass
     : Pass<"gpumem-lower-sync-memory-ops", "::mlir::ModuleOp"> {
   let summary = "Give synchronous gpu.alloc, gpu.memcpy, gpu.memset and "
