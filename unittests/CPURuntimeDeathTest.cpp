@@ -353,11 +353,13 @@ TEST_F(CPURuntimeDeathTest, OtherFaultsAreKernelCrashes) {
 /// handlers, goes to the handler that was there before (AddressSanitizer's
 /// in sanitizer builds), or kills the process.
 void hostFaultAfterALaunch() {
-  int32_t result = 0;
-  int32_t *out = &result;
+  int32_t results[2] = {};
+  int32_t *out = results;
   gpumemCPURuntimeConfigure(1, 1 << 20);
   launch("stack_hog", {1, 1, 1}, {2, 1, 1}, {&out});
-  *static_cast<volatile int32_t *>(nullptr) = result;
+  // An unmapped page (not null, which UndefinedBehaviorSanitizer reports
+  // first).
+  *reinterpret_cast<volatile int32_t *>(uintptr_t(64)) = results[0];
 }
 
 TEST_F(CPURuntimeDeathTest, HostFaultsStayCrashes) {
