@@ -69,16 +69,22 @@ std::optional<Access> describe(Operation *op) {
   if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op))
     return Access{atomic.getMemref(), atomic.getIndices(), 1,
                   "atomic update of"};
-  auto extent = [](VectorType type) {
+  // Elements along the last dimension: the vector's last size, unless the
+  // memref's elements are vectors themselves (one element then).
+  auto extent = [](VectorType type, Value memref) -> int64_t {
+    if (isa<VectorType>(cast<MemRefType>(memref.getType()).getElementType()))
+      return 1;
     return type.getRank() == 0 || type.isScalable() ? 1
                                                     : type.getShape().back();
   };
   if (auto load = dyn_cast<vector::LoadOp>(op))
     return Access{load.getBase(), load.getIndices(),
-                  extent(load.getVectorType()), "vector load from"};
+                  extent(load.getVectorType(), load.getBase()),
+                  "vector load from"};
   if (auto store = dyn_cast<vector::StoreOp>(op))
     return Access{store.getBase(), store.getIndices(),
-                  extent(store.getVectorType()), "vector store to"};
+                  extent(store.getVectorType(), store.getBase()),
+                  "vector store to"};
   return std::nullopt;
 }
 
@@ -145,7 +151,12 @@ struct SanitizeMemoryAccessesPass
     os << access.verb << " " << type;
     if (bounds && type.getRank() != 0)
       checkBounds(op, access, context, module, what);
-    if ((races || init) && isWorkgroupMemorySpace(type.getMemorySpace()))
+    // The address needs a strided layout and an element with a size.
+    Type element = type.getElementType();
+    if ((races || init) && isWorkgroupMemorySpace(type.getMemorySpace()) &&
+        type.isStrided() &&
+        isa<IntegerType, FloatType, IndexType, VectorType, ComplexType>(
+            element))
       reportSharedAccess(op, access, context, module, what);
   }
 
