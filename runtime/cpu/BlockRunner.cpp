@@ -136,6 +136,12 @@ void coroutineReturnedService(GPUMemThreadContext *ctx) {
   static_cast<BlockRunner *>(ctx->scheduler)->coroutineReturned(ctx);
 }
 
+void argumentCheckService(GPUMemThreadContext *ctx, const void *pointer,
+                          int64_t argument, const char *location) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->argumentCheck(ctx, pointer, argument, location);
+}
+
 void sharedAccessService(GPUMemThreadContext *ctx, const void *address,
                          int64_t bytes, int32_t flags, const char *what,
                          const char *location) {
@@ -147,7 +153,8 @@ constexpr GPUMemRuntimeServices services = {
     barrierService,        shuffleService,        assertFailService,
     barrierSyncService,    warpSyncService,       cudaVprintf,
     cudaAssertFail,        coroutineFrameService, warpSyncResultService,
-    coroutineReturnedService, accessErrorService, sharedAccessService};
+    coroutineReturnedService, accessErrorService, sharedAccessService,
+    argumentCheckService};
 
 } // namespace
 
@@ -160,6 +167,7 @@ BlockRunner::~BlockRunner() {
 }
 
 void BlockRunner::prepare(const LaunchInfo &info) {
+  checkedPointers.clear();
   launch = &info;
   size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
   if (arenaBytes > arenaCapacity || !arena) {
@@ -669,6 +677,17 @@ void BlockRunner::reportStuck() const {
         nameOf(launch->kernel), coords(contexts[0].blockId).text,
         (long long)atBarrier, locationOr(barrierLocation),
         (long long)atShuffles);
+}
+
+void BlockRunner::argumentCheck(GPUMemThreadContext *ctx, const void *pointer,
+                                int64_t argument, const char *location) {
+  for (const void *checked : checkedPointers)
+    if (checked == pointer)
+      return;
+  checkedPointers.push_back(pointer);
+  uint64_t start, bytes;
+  if (findFreedDeviceMemory(pointer, start, bytes))
+    reportUseAfterFree(ctx, pointer, argument, location, start, bytes);
 }
 
 void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,

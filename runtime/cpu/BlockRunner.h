@@ -63,6 +63,11 @@ public:
   uint64_t warpSyncResult(GPUMemThreadContext *ctx, int32_t *pred);
   void coroutineReturned(GPUMemThreadContext *ctx);
 
+  /// services->argumentCheck (--sanitize's memcheck): each pointer looked
+  /// up once per launch on this worker.
+  void argumentCheck(GPUMemThreadContext *ctx, const void *pointer,
+                     int64_t argument, const char *location);
+
   /// services->sharedAccess (--sanitize's racecheck and initcheck).
   void sharedAccess(GPUMemThreadContext *ctx, const void *address,
                     int64_t bytes, int32_t flags, const char *what,
@@ -163,6 +168,8 @@ private:
   /// What --sanitize knows of the arena's bytes; sized by the first
   /// instrumented access.
   SharedMemoryShadow shadow;
+  /// Kernel argument pointers argumentCheck looked up in this launch.
+  std::vector<const void *> checkedPointers;
   size_t arenaCapacity = 0;
   /// The context of Block and Loop modes.
   GPUMemThreadContext single = {};

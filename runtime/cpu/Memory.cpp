@@ -21,6 +21,7 @@
 
 #include "CPURuntime.h"
 #include "MemoryHintChecks.h"
+#include "Sanitizer.h"
 #include "Support.h"
 
 #include <cstdlib>
@@ -73,6 +74,23 @@ bool freedAllocation(Allocations &all, uintptr_t address,
     }
   return false;
 }
+
+} // namespace
+
+bool gpumem::cpu::findFreedDeviceMemory(const void *address, uint64_t &start,
+                                        uint64_t &bytes) {
+  Allocations &all = allocations();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  std::pair<uintptr_t, uint64_t> found;
+  if (liveAllocation(all, uintptr_t(address), found) ||
+      !freedAllocation(all, uintptr_t(address), found))
+    return false;
+  start = found.first;
+  bytes = found.second;
+  return true;
+}
+
+namespace {
 
 /// Stops the program when `bytes` at `address` lie in freed device memory
 /// that no live allocation has taken back.

@@ -152,6 +152,26 @@ void gpumem::cpu::accessErrorService(GPUMemThreadContext *ctx, const char *what,
                (long long)size - 1);
 }
 
+void gpumem::cpu::reportUseAfterFree(const GPUMemThreadContext *ctx,
+                                     const void *pointer, int64_t argument,
+                                     const char *location, uint64_t start,
+                                     uint64_t bytes) {
+  std::unique_lock<std::mutex> lock;
+  if (!firstAtSite(lock, "use after free of a kernel argument", location))
+    return;
+  std::fprintf(stderr,
+               "gpumem: sanitizer: use after free in kernel '%s', block %s "
+               "thread %s\n"
+               "  at %s\n"
+               "  memref argument %lld points %llu bytes into device memory "
+               "of %llu bytes that was freed\n",
+               ctx->kernelName, coords(ctx->blockId).text,
+               coords(ctx->threadId).text, withSource(location).c_str(),
+               (long long)argument,
+               (unsigned long long)(uintptr_t(pointer) - start),
+               (unsigned long long)bytes);
+}
+
 void SharedMemoryShadow::prepare(size_t size) {
   if (bytes.size() < size)
     bytes.resize(size);

@@ -17,6 +17,17 @@
 
 namespace gpumem::cpu {
 
+/// Whether `address` is in device memory freed with mgpuMemFree that is
+/// still in quarantine (Memory.cpp): its allocation's start and size.
+bool findFreedDeviceMemory(const void *address, uint64_t &start,
+                           uint64_t &bytes);
+
+/// Reports kernel argument `argument` pointing into freed device memory
+/// (services->argumentCheck, once the runner found it there).
+void reportUseAfterFree(const GPUMemThreadContext *ctx, const void *pointer,
+                        int64_t argument, const char *location, uint64_t start,
+                        uint64_t bytes);
+
 /// services->accessError.
 void accessErrorService(GPUMemThreadContext *ctx, const char *what,
                         const char *location, int64_t dim, int64_t index,

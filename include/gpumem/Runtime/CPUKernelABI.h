@@ -142,6 +142,11 @@ typedef struct GPUMemRuntimeServices {
   void (*sharedAccess)(GPUMemThreadContext *ctx, const void *address,
                        int64_t bytes, int32_t flags, const char *what,
                        const char *location);
+  /* --sanitize=memcheck: memref argument `argument` of the kernel at
+   * `location` points at `pointer`; the runtime reports it once per launch
+   * when that is device memory already freed (use after free). */
+  void (*argumentCheck)(GPUMemThreadContext *ctx, const void *pointer,
+                        int64_t argument, const char *location);
 } GPUMemRuntimeServices;
 
 /* The flags of services->sharedAccess. */

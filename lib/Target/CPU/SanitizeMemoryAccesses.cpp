@@ -14,7 +14,9 @@
 // so an out-of-bounds access is reported and skipped instead of reading or
 // corrupting another buffer. The memref's sizes are those of the view the
 // access uses (memref.dim), which bounds views, subviews and device-function
-// arguments alike, in every memory space.
+// arguments alike, in every memory space. At each kernel's entry, the
+// aligned pointer of each memref argument goes to services->argumentCheck,
+// which reports one that points into device memory already freed.
 //===----------------------------------------------------------------------===//
 
 #include "HostCode.h"
@@ -48,6 +50,8 @@ constexpr int64_t kServiceAccessError =
     offsetof(GPUMemRuntimeServices, accessError);
 constexpr int64_t kServiceSharedAccess =
     offsetof(GPUMemRuntimeServices, sharedAccess);
+constexpr int64_t kServiceArgumentCheck =
+    offsetof(GPUMemRuntimeServices, argumentCheck);
 
 /// An access to check: its memref, indices, the elements it touches along
 /// the last dimension, and how a report describes it.
@@ -139,6 +143,42 @@ struct SanitizeMemoryAccessesPass
     }
     for (auto [op, context] : accesses)
       instrument(op, context, module);
+    if (bounds)
+      for (auto func : module.getOps<func::FuncOp>())
+        if (func.getName().starts_with("__gpumem_kernel_") &&
+            !func.isExternal())
+          checkArguments(func, module);
+  }
+
+  /// At a kernel's entry, hands the runtime each memref argument's aligned
+  /// pointer (services->argumentCheck), which finds freed device memory.
+  void checkArguments(func::FuncOp kernel, gpu::GPUModuleOp module) {
+    Block &entry = kernel.front();
+    Value context = entry.getArguments().back();
+    if (!isa<LLVM::LLVMPointerType>(context.getType()))
+      return;
+    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+    Location loc = kernel.getLoc();
+    auto i64 = builder.getI64Type();
+    auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+    Value where = nullptr;
+    for (BlockArgument argument : entry.getArguments()) {
+      if (!isa<MemRefType>(argument.getType()))
+        continue;
+      if (!where)
+        where = cpu::getStringPointer(builder, loc, module,
+                                      cpu::formatLocation(loc));
+      Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
+          builder, loc, argument);
+      Value integer = arith::IndexCastOp::create(builder, loc, i64, aligned);
+      Value pointer = LLVM::IntToPtrOp::create(builder, loc, ptr, integer);
+      Value index = arith::ConstantIntOp::create(builder, loc, i64,
+                                                 argument.getArgNumber());
+      cpu::ContextAccess(builder, loc, context)
+          .callService(kServiceArgumentCheck,
+                       LLVM::LLVMVoidType::get(builder.getContext()),
+                       {context, pointer, index, where});
+    }
   }
 
   bool bounds = false, races = false, init = false;
