@@ -124,6 +124,18 @@ bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
   return true;
 }
 
+/// The first two lines of a report of `kind` by the calling thread:
+/// "gpumem: sanitizer: KIND in kernel 'K', block B thread T", then the
+/// location with its source line.
+void printHeading(const GPUMemThreadContext *ctx, const std::string &kind,
+                  const char *location) {
+  std::fprintf(stderr,
+               "gpumem: sanitizer: %s in kernel '%s', block %s thread %s\n"
+               "  at %s\n",
+               kind.c_str(), ctx->kernelName, coords(ctx->blockId).text,
+               coords(ctx->threadId).text, withSource(location).c_str());
+}
+
 /// The coordinates of linear thread `id` in blocks of `dims`.
 Coords threadCoords(int64_t id, const int64_t dims[3]) {
   int64_t v[3] = {id % dims[0], id / dims[0] % dims[1],
@@ -137,19 +149,12 @@ void gpumem::cpu::accessErrorService(GPUMemThreadContext *ctx, const char *what,
                                      const char *location, int64_t dim,
                                      int64_t index, int64_t size) {
   std::unique_lock<std::mutex> lock;
-  if (!firstAtSite(lock,
-                   std::string("out-of-bounds ") + (what ? what : "access"),
-                   location))
+  std::string kind = std::string("out-of-bounds ") + (what ? what : "access");
+  if (!firstAtSite(lock, kind, location))
     return;
-  std::fprintf(stderr,
-               "gpumem: sanitizer: out-of-bounds %s in kernel '%s', block %s "
-               "thread %s\n"
-               "  at %s\n"
-               "  index %lld of dimension %lld is outside 0..%lld\n",
-               what ? what : "access", ctx->kernelName,
-               coords(ctx->blockId).text, coords(ctx->threadId).text,
-               withSource(location).c_str(), (long long)index, (long long)dim,
-               (long long)size - 1);
+  printHeading(ctx, kind, location);
+  std::fprintf(stderr, "  index %lld of dimension %lld is outside 0..%lld\n",
+               (long long)index, (long long)dim, (long long)size - 1);
 }
 
 void gpumem::cpu::reportUseAfterFree(const GPUMemThreadContext *ctx,
@@ -159,14 +164,10 @@ void gpumem::cpu::reportUseAfterFree(const GPUMemThreadContext *ctx,
   std::unique_lock<std::mutex> lock;
   if (!firstAtSite(lock, "use after free of a kernel argument", location))
     return;
+  printHeading(ctx, "use after free", location);
   std::fprintf(stderr,
-               "gpumem: sanitizer: use after free in kernel '%s', block %s "
-               "thread %s\n"
-               "  at %s\n"
                "  memref argument %lld points %llu bytes into device memory "
                "of %llu bytes that was freed\n",
-               ctx->kernelName, coords(ctx->blockId).text,
-               coords(ctx->threadId).text, withSource(location).c_str(),
                (long long)argument,
                (unsigned long long)(uintptr_t(pointer) - start),
                (unsigned long long)bytes);
@@ -209,16 +210,14 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
     if (!reported && read && (flags & GPUMEM_SHARED_CHECK_INIT) && !written) {
       reported = true;
       std::unique_lock<std::mutex> lock;
-      if (firstAtSite(lock, "uninitialized read of workgroup memory", location))
+      const char *kind = "uninitialized read of workgroup memory";
+      if (firstAtSite(lock, kind, location)) {
+        printHeading(ctx, kind, location);
         std::fprintf(stderr,
-                     "gpumem: sanitizer: uninitialized read of workgroup "
-                     "memory in kernel '%s', block %s thread %s\n"
-                     "  at %s\n"
                      "  byte %lld of the block's workgroup memory (%s), which "
                      "no thread of the block wrote\n",
-                     ctx->kernelName, coords(ctx->blockId).text,
-                     coords(ctx->threadId).text, withSource(location).c_str(),
                      (long long)k, what ? what : "");
+      }
     }
     if (!reported && !atomic && (flags & GPUMEM_SHARED_CHECK_RACES)) {
       const char *kind = nullptr, *verb = nullptr, *earlierAt = nullptr;
