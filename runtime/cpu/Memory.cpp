@@ -92,20 +92,14 @@ bool gpumem::cpu::findFreedDeviceMemory(const void *address, uint64_t &start,
 
 namespace {
 
-/// Stops the program when `bytes` at `address` lie in freed device memory
-/// that no live allocation has taken back.
-void checkNotFreed(const char *call, const char *role, const void *address,
-                   size_t bytes) {
-  Allocations &all = allocations();
-  std::lock_guard<std::mutex> lock(all.mutex);
-  std::pair<uintptr_t, uint64_t> found;
-  if (liveAllocation(all, uintptr_t(address), found) ||
-      !freedAllocation(all, uintptr_t(address), found))
-    return;
-  fatal("%s: the %s %p is %llu bytes into device memory of %llu bytes that "
-        "was freed (use after free)",
-        call, role, address, (unsigned long long)(uintptr_t(address) - found.first),
-        (unsigned long long)found.second);
+/// Stops the program when `address` lies in freed device memory.
+void checkNotFreed(const char *call, const char *role, const void *address) {
+  uint64_t start, bytes;
+  if (gpumem::cpu::findFreedDeviceMemory(address, start, bytes))
+    fatal("%s: the %s %p is %llu bytes into device memory of %llu bytes "
+          "that was freed (use after free)",
+          call, role, address, (unsigned long long)(uintptr_t(address) - start),
+          (unsigned long long)bytes);
 }
 
 /// A stream or an event. Both are the same type so that a handle passed to
@@ -172,8 +166,8 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            void *stream) {
   if (!sizeBytes)
     return;
-  checkNotFreed("mgpuMemcpy", "source", src, sizeBytes);
-  checkNotFreed("mgpuMemcpy", "destination", dst, sizeBytes);
+  checkNotFreed("mgpuMemcpy", "source", src);
+  checkNotFreed("mgpuMemcpy", "destination", dst);
   uintptr_t to = uintptr_t(dst), from = uintptr_t(src);
   if (to < from + sizeBytes && from < to + sizeBytes)
     fatal("mgpuMemcpy: the %zu bytes copied from %p to %p overlap (a copy "
@@ -210,8 +204,7 @@ extern "C" void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
   gpumem::runtime::checkPrefetchDestination(destination);
 }
 
-extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
-                                int32_t advice) {
+extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes, int32_t advice) {
   gpumem::runtime::checkMemoryAdvice(advice);
 }
 
