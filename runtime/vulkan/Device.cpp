@@ -126,9 +126,9 @@ bool chooseStagedMemory(const Device &device) {
         (largest < 0 ||
          memory.memoryHeaps[h].size > memory.memoryHeaps[largest].size))
       largest = int(h);
-  constexpr VkMemoryPropertyFlags mapped =
-      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  constexpr VkMemoryPropertyFlags mapped = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
     if ((memory.memoryTypes[i].propertyFlags & mapped) == mapped &&
         int(memory.memoryTypes[i].heapIndex) == largest)
@@ -192,14 +192,15 @@ Device *create(const Instance &found, int index) {
   device->stagedMemory = chooseStagedMemory(*device);
 
   // Streams are timeline semaphores.
-  if (!hasExtension(device->physical,
-                    VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
-    fatal("Vulkan device %d (%s) lacks " VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME
-          ", which gpumem's streams are made of",
-          index, name);
-  auto timeline = query(device->physical,
-                        VkPhysicalDeviceTimelineSemaphoreFeatures{
-                            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES});
+  if (!hasExtension(device->physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
+    fatal(
+        "Vulkan device %d (%s) lacks " VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME
+        ", which gpumem's streams are made of",
+        index, name);
+  auto timeline =
+      query(device->physical,
+            VkPhysicalDeviceTimelineSemaphoreFeatures{
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES});
   if (!timeline.timelineSemaphore)
     fatal("Vulkan device %d (%s) has no timeline semaphores, which gpumem's "
           "streams are made of",
@@ -212,14 +213,16 @@ Device *create(const Instance &found, int index) {
   if (device->hostImport) {
     extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
     device->importAlignment =
-        query(device->physical,
-              VkPhysicalDeviceExternalMemoryHostPropertiesEXT{
-                  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT})
+        query(
+            device->physical,
+            VkPhysicalDeviceExternalMemoryHostPropertiesEXT{
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT})
             .minImportedHostPointerAlignment;
   }
   device->subgroupSize =
-      query(device->physical, VkPhysicalDeviceSubgroupProperties{
-                                  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES})
+      query(device->physical,
+            VkPhysicalDeviceSubgroupProperties{
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES})
           .subgroupSize;
   device->minSubgroupSize = device->maxSubgroupSize = device->subgroupSize;
   device->subgroupSizeControl = device->fullSubgroups = false;
@@ -314,32 +317,38 @@ bool exiting() { return processExiting.load(std::memory_order_acquire); }
 
 } // namespace gpumem::vulkan
 
+namespace {
+
+/// The index of the device the runtime uses, or would choose, if it has a
+/// compute queue; -1 otherwise. Never exits; the caller holds `choosing`.
+int probedIndex(const Instance &found) {
+  if (Device *current = chosen.load(std::memory_order_relaxed))
+    return current->index;
+  std::string error;
+  int index = choose(found, error);
+  return index >= 0 && hasComputeQueue(found.devices[index], nullptr) ? index
+                                                                      : -1;
+}
+
+} // namespace
+
 extern "C" int gpumemVulkanDeviceKind(void) {
   const Instance *found = tryInstance(nullptr);
   if (!found)
     return 0;
   std::lock_guard<std::mutex> lock(choosing);
-  int index;
-  if (Device *current = chosen.load(std::memory_order_relaxed)) {
-    index = current->index;
-  } else {
-    std::string error;
-    index = choose(*found, error);
-    if (index < 0 || !hasComputeQueue(found->devices[index], nullptr))
-      return 0;
-  }
+  int index = probedIndex(*found);
+  if (index < 0)
+    return 0;
   return typeOf(found->devices[index]) == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 2;
 }
 
 extern "C" int gpumemVulkanSubgroupSize(void) {
-  if (gpumemVulkanDeviceKind() == 0)
-    return 0;
   const Instance *found = tryInstance(nullptr);
+  if (!found)
+    return 0;
   std::lock_guard<std::mutex> lock(choosing);
-  if (Device *current = chosen.load(std::memory_order_relaxed))
-    return int(current->subgroupSize);
-  std::string error;
-  int index = choose(*found, error);
+  int index = probedIndex(*found);
   if (index < 0)
     return 0;
   return int(query(found->devices[index],
