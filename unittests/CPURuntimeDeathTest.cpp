@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -95,6 +96,38 @@ $)");
       R"(kernel 'barrier_return': divergent barrier at diverge\.mlir:4:3: )"
       R"(thread \(16,0,0\) of block \([01],0,0\) returned from the kernel )"
       R"(while 16 threads wait there)");
+}
+
+TEST_F(CPURuntimeDeathTest, ThreadsReturningBeforeABarrierMakeItDivergent) {
+  // Threads 0..15 return before the others reach the barrier: as wrong as
+  // returning while they wait, whichever order the threads run in.
+  std::vector<int32_t> out(48, -1);
+  int32_t *p = out.data();
+  EXPECT_EXIT(launch("late_barrier", {1, 1, 1}, {48, 1, 1}, {&p}),
+              ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'late_barrier': divergent barrier at )"
+              R"(late\.mlir:5:3: thread \(0,0,0\) of block \(0,0,0\) and 15 )"
+              R"(other threads returned from the kernel without reaching it
+$)");
+  // synccheck reports it and lets the barrier complete without them.
+  EXPECT_EXIT(
+      {
+        launch("late_barrier_synccheck", {1, 1, 1}, {48, 1, 1}, {&p});
+        bool right = true;
+        for (int64_t t = 0; t < 48; ++t)
+          right &= out[t] == (t < 16 ? -1 : 3 * (16 + (t - 16 + 1) % 32));
+        std::fprintf(stderr, "results %s\n", right ? "right" : "wrong");
+        std::exit(0);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: sanitizer: divergent barrier in kernel )"
+      R"('late_barrier_synccheck', block \(0,0,0\) thread \(47,0,0\)
+  at late\.mlir:5:3
+  thread \(0,0,0\) and 15 other threads returned from the kernel without )"
+      R"(reaching it
+results right
+gpumem: sanitizer: ERROR SUMMARY: 1 error
+$)");
 }
 
 TEST_F(CPURuntimeDeathTest, ThreadsAtDifferentBarriers) {
@@ -206,7 +239,7 @@ $)");
 TEST_F(CPURuntimeDeathTest, ModuleWithAnotherABIVersion) {
   EXPECT_EXIT(loadModule(GPUMEM_TEST_KERNELS_BAD_ABI), ExitedWithCode(1),
               R"(mgpuModuleLoad: the module was compiled for cpu kernel abi )"
-              R"(version 99; this runtime implements version 2)");
+              R"(version 99; this runtime implements version 3)");
 }
 
 TEST_F(CPURuntimeDeathTest, MissingKernel) {

@@ -226,8 +226,9 @@ void dynshared(void **params, GPUMemThreadContext *ctx) {
 }
 
 /// late_barrier(int32 *out): threads 0..15 return at once; the others
-/// exchange values through workgroup memory across a barrier. Threads that
-/// returned before anyone waits at a barrier are not waited for.
+/// exchange values through workgroup memory across a barrier, which is
+/// divergent (an error, or under synccheck a report and a barrier that
+/// completes without them).
 void lateBarrier(void **params, GPUMemThreadContext *ctx) {
   int64_t t = ctx->threadId[0], n = ctx->blockDim[0];
   if (t < 16)
@@ -383,6 +384,8 @@ const GPUMemCPUKernel kernels[] = {
     {"reduce", reduce, THREAD_ONLY, 1024 * 4, 1, 2},
     {"dynshared", dynshared, THREAD_ONLY, 20, 1, 2},
     {"late_barrier", lateBarrier, THREAD_ONLY, 1024 * 4, 1, 1},
+    {"late_barrier_synccheck", lateBarrier, THREAD_ONLY, 1024 * 4, 1, 1,
+     nullptr, 0, nullptr, nullptr, 0, GPUMEM_CHECK_SYNCCHECK},
     {"shuffle", shuffleKernel, THREAD_ONLY, 0, 1, 5},
     {"shuffle_returned", shuffleReturned, THREAD_ONLY, 0, 1, 2},
     {"warp_sum", warpSum, THREAD_ONLY, 32 * 8, 1, 1},

@@ -217,7 +217,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   // --sanitize with no value: every check there is.
   std::string sanitize = options.sanitize.getValue();
   if (options.sanitize.getNumOccurrences() && sanitize.empty())
-    sanitize = "memcheck,racecheck,initcheck";
+    sanitize = "memcheck,racecheck,initcheck,synccheck";
   if (!sanitize.empty() && target != Target::CPU) {
     llvm::errs() << "error: --sanitize runs on the cpu target, not "
                  << targetName(target) << "; use --target=cpu\n";

@@ -267,6 +267,7 @@ void BlockRunner::startBlock() {
   atBarrier = 0;
   barrierLocation = nullptr;
   barrierWaiters.clear();
+  firstReturned = UINT32_MAX;
   atWarpSync = 0;
   atNamedBarrier = 0;
   for (NamedBarrier &named : namedBarriers) {
@@ -458,23 +459,24 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
     checkNoWarpWaitsFor(ctx, index, location);
   if (atBarrier == 0)
     barrierLocation = location;
-  else if (!sameLocation(location, barrierLocation))
-    fatal("kernel '%s': divergent barrier at %s: thread %s of block %s waits "
-          "there while %lld threads wait at %s",
-          ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
-          coords(ctx->blockId).text, (long long)atBarrier,
-          locationOr(barrierLocation));
+  else if (!sameLocation(location, barrierLocation)) {
+    // synccheck reports it and, as a GPU does, takes both for the one
+    // barrier of the block.
+    if (!syncCheck())
+      fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
+            "waits there while %lld threads wait at %s",
+            ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
+            coords(ctx->blockId).text, (long long)atBarrier,
+            locationOr(barrierLocation));
+    reportSyncError(ctx, "divergent barrier", location,
+                    "the thread waits here while " + std::to_string(atBarrier) +
+                        (atBarrier == 1 ? " thread of the block waits at "
+                                        : " threads of the block wait at ") +
+                        locationOr(barrierLocation));
+  }
   if (atBarrier + 1 == live) {
     // The last thread to arrive releases the others and goes on.
-    for (uint32_t waiter : barrierWaiters)
-      fibers[waiter].state = State::Ready;
-    for (Warp &each : warps)
-      each.atBarrier = 0;
-    nextQueue.insert(nextQueue.end(), barrierWaiters.begin(),
-                     barrierWaiters.end());
-    barrierWaiters.clear();
-    atBarrier = 0;
-    shadow.barrier();
+    releaseBarrier(ctx);
     goOn(index);
     return;
   }
@@ -483,6 +485,40 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
   fibers[index].state = State::AtBarrier;
   barrierWaiters.push_back(index);
   park(index);
+}
+
+void BlockRunner::releaseBarrier(const GPUMemThreadContext *last) {
+  // A gpu.barrier must be reached by every thread of the block: one that
+  // returned before it is as wrong as one that returns while others wait,
+  // whichever ran first. (PTX's bar.sync on cuda-emu lets exited threads
+  // go, as GPUs do.)
+  if (live < launch->threadsPerBlock && !launch->kernel->emulatedChip) {
+    const GPUMemThreadContext &gone = contexts[firstReturned];
+    std::string others =
+        live + 1 < launch->threadsPerBlock
+            ? " and " + std::to_string(launch->threadsPerBlock - live - 1) +
+                  " other threads"
+            : "";
+    if (!syncCheck())
+      fatal("kernel '%s': divergent barrier at %s: thread %s of block %s%s "
+            "returned from the kernel without reaching it",
+            gone.kernelName, locationOr(barrierLocation),
+            coords(gone.threadId).text, coords(gone.blockId).text,
+            others.c_str());
+    reportSyncError(last, "divergent barrier", barrierLocation,
+                    std::string("thread ") + coords(gone.threadId).text +
+                        others +
+                        " returned from the kernel without reaching it");
+  }
+  for (uint32_t waiter : barrierWaiters) {
+    fibers[waiter].state = State::Ready;
+    nextQueue.push_back(waiter);
+  }
+  for (Warp &each : warps)
+    each.atBarrier = 0;
+  barrierWaiters.clear();
+  atBarrier = 0;
+  shadow.barrier();
 }
 
 void BlockRunner::checkNoWarpWaitsFor(GPUMemThreadContext *ctx, uint32_t index,
@@ -569,6 +605,30 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
   return fiber.value;
 }
 
+void BlockRunner::reportAbsentLanes(uint32_t first, uint32_t begin,
+                                    uint32_t end) const {
+  const Fiber *arrived = nullptr;
+  std::string gone;
+  unsigned count = 0;
+  for (uint32_t l = begin; l < end; ++l) {
+    const Fiber &fiber = fibers[first + l];
+    if (fiber.state == State::AtShuffle) {
+      arrived = arrived ? arrived : &fiber;
+      continue;
+    }
+    if (count++ == 0)
+      gone = std::string("lane ") + std::to_string(l) + " (thread " +
+             coords(contexts[first + l].threadId).text + ")";
+  }
+  std::string others =
+      count > 1 ? " and " + std::to_string(count - 1) + " other lanes" : "";
+  reportSyncError(&contexts[arrived - fibers.data()],
+                  "shuffle with absent lanes", arrived->location,
+                  gone + others +
+                      " of the shuffle's segment returned from the kernel "
+                      "without reaching it");
+}
+
 uint32_t BlockRunner::shuffleWaitingFor(uint32_t warpIndex,
                                         uint32_t lane) const {
   if (!warps[warpIndex].atShuffle)
@@ -601,6 +661,8 @@ bool BlockRunner::tryCompleteSegment(uint32_t warpIndex, uint32_t lane,
   }
   if (arrived == 0)
     return false;
+  if (syncCheck() && arrived < end - begin)
+    reportAbsentLanes(first, begin, end);
 
   uint64_t results[GPUMEM_WARP_SIZE];
   bool valids[GPUMEM_WARP_SIZE];
@@ -633,7 +695,7 @@ bool BlockRunner::tryCompleteSegment(uint32_t warpIndex, uint32_t lane,
 
 void BlockRunner::threadReturned(uint32_t index) {
   const GPUMemThreadContext &ctx = contexts[index];
-  if (atBarrier)
+  if (atBarrier && !syncCheck())
     fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
           "returned from the kernel while %lld threads wait there",
           ctx.kernelName, locationOr(barrierLocation),
@@ -650,6 +712,12 @@ void BlockRunner::threadReturned(uint32_t index) {
           hex(fibers[syncing].memberMask).text);
   fibers[index].state = State::Done;
   --live;
+  if (firstReturned == UINT32_MAX)
+    firstReturned = index;
+  // synccheck goes on: the barrier completes without the thread (reported
+  // then).
+  if (atBarrier && atBarrier == live)
+    releaseBarrier(&ctx);
   uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
   Warp &warp = warps[warpIndex];
   --warp.live;

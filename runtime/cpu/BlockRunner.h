@@ -137,6 +137,17 @@ private:
   void goOn(uint32_t index);
   static void fiberMain(transfer_t from);
   void threadReturned(uint32_t index);
+  /// Whether the kernel was compiled with --sanitize=synccheck.
+  bool syncCheck() const {
+    return launch->kernel->checks & GPUMEM_CHECK_SYNCCHECK;
+  }
+  /// Releases the threads waiting at the block's barrier, which thread
+  /// `last` completed; a thread of the block that returned instead is a
+  /// divergent barrier.
+  void releaseBarrier(const GPUMemThreadContext *last);
+  /// Reports (synccheck) that lanes [begin, end) of the warp starting at
+  /// fiber `first` complete a shuffle without those that returned.
+  void reportAbsentLanes(uint32_t first, uint32_t begin, uint32_t end) const;
   /// Completes the shuffle of the `width`-lane segment holding `lane` of
   /// `warp` when every live lane of it has arrived; returns whether it did.
   bool tryCompleteSegment(uint32_t warp, uint32_t lane, uint32_t width,
@@ -192,6 +203,7 @@ private:
   std::vector<uint32_t> barrierWaiters;
   int64_t live = 0;      ///< threads not yet returned
   int64_t atBarrier = 0; ///< == barrierWaiters.size()
+  uint32_t firstReturned = UINT32_MAX; ///< the block's first thread to return
   const char *barrierLocation = nullptr;
   NamedBarrier namedBarriers[16];
   int64_t atWarpSync = 0;     ///< fibers parked at warpSync

@@ -157,6 +157,16 @@ void gpumem::cpu::accessErrorService(GPUMemThreadContext *ctx, const char *what,
                (long long)index, (long long)dim, (long long)size - 1);
 }
 
+void gpumem::cpu::reportSyncError(const GPUMemThreadContext *ctx,
+                                  const char *kind, const char *location,
+                                  const std::string &details) {
+  std::unique_lock<std::mutex> lock;
+  if (!firstAtSite(lock, kind, location))
+    return;
+  printHeading(ctx, kind, location);
+  std::fprintf(stderr, "  %s\n", details.c_str());
+}
+
 void gpumem::cpu::reportUseAfterFree(const GPUMemThreadContext *ctx,
                                      const void *pointer, int64_t argument,
                                      const char *location, uint64_t start,

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpumem::cpu {
@@ -27,6 +28,12 @@ bool findFreedDeviceMemory(const void *address, uint64_t &start,
 void reportUseAfterFree(const GPUMemThreadContext *ctx, const void *pointer,
                         int64_t argument, const char *location, uint64_t start,
                         uint64_t bytes);
+
+/// Reports a synchronization error (synccheck) of `kind` ("divergent
+/// barrier") by the thread of `ctx` at `location`, once per site, with
+/// `details` as the report's last line.
+void reportSyncError(const GPUMemThreadContext *ctx, const char *kind,
+                     const char *location, const std::string &details);
 
 /// services->accessError.
 void accessErrorService(GPUMemThreadContext *ctx, const char *what,

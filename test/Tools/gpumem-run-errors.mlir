@@ -8,10 +8,8 @@
 
 // RUN: not gpumem-run --target=vulkan --sanitize %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-TARGET
 // SANITIZE-TARGET: error: --sanitize runs on the cpu target, not vulkan; use --target=cpu
-// RUN: not gpumem-run --target=cpu --sanitize=synccheck %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-SYNC
-// SANITIZE-SYNC: oob-row.mlir:{{[0-9]+}}:3: error: --sanitize=synccheck is not implemented yet; memcheck, racecheck and initcheck are
 // RUN: not gpumem-run --target=cpu --sanitize=bounds %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-UNKNOWN
-// SANITIZE-UNKNOWN: oob-row.mlir:{{[0-9]+}}:3: error: unknown sanitizer check 'bounds'; expected memcheck, racecheck or initcheck
+// SANITIZE-UNKNOWN: oob-row.mlir:{{[0-9]+}}:3: error: unknown sanitizer check 'bounds'; expected memcheck, racecheck, initcheck or synccheck
 
 // RUN: not gpumem-run --target=cpu -e nothing %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: gpumem-run-errors.mlir:{{[0-9]+}}:1: error: the program has no function @nothing to run

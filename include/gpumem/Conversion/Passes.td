@@ -91,7 +91,8 @@ def GPUMemSanitizeMemoryAccessesPass
   let options = [
     Option<"checks", "checks", "std::string", /*default=*/"\"memcheck\"",
            "The checks to compile in, comma-separated: memcheck, racecheck, "
-           "initcheck (synccheck is not implemented yet: an error)">,
+           "initcheck, synccheck (recorded for the runtime, which makes "
+           "that check)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",

@@ -78,7 +78,8 @@ struct CpuPipelineOptions : public SharedPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<std::string> sanitize{
       *this, "sanitize",
       llvm::cl::desc("Checks compiled into the kernels, comma-separated: "
-                     "memcheck, racecheck, initcheck (docs/sanitizer.md); "
+                     "memcheck, racecheck, initcheck, synccheck "
+                     "(docs/sanitizer.md); "
                      "empty: none"),
       llvm::cl::init("")};
 };

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 2
+#define GPUMEM_CPU_ABI_VERSION 3
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
@@ -225,7 +225,22 @@ typedef struct GPUMemCPUKernel {
    * barrier: it calls no service there, but sets ctx->barrierAt and
    * suspends; the runtime checks that all threads wait at one barrier. */
   int32_t barriersOnly;
+  /* The --sanitize checks the kernel was compiled with (GPUMemCheck
+   * flags). memcheck, racecheck and initcheck are compiled into the code;
+   * the runtime makes synccheck's itself. */
+  int32_t checks;
 } GPUMemCPUKernel;
+
+/* The flags of GPUMemCPUKernel::checks. */
+enum GPUMemCheck {
+  GPUMEM_CHECK_MEMCHECK = 1,
+  GPUMEM_CHECK_RACECHECK = 2,
+  GPUMEM_CHECK_INITCHECK = 4,
+  /* Barriers every thread of the block reaches, shuffles every lane of
+   * the segment reaches: a divergent one is reported and the launch goes
+   * on as a GPU would, where without the check the program stops. */
+  GPUMEM_CHECK_SYNCCHECK = 8
+};
 
 /* The object's exported GPUMEM_CPU_MODULE_SYMBOL. */
 typedef struct GPUMemCPUModule {

@@ -65,9 +65,10 @@ struct TargetOptions {
       "sanitize", llvm::cl::ValueOptional,
       llvm::cl::desc("Check the kernels as they run on the cpu target and "
                      "report errors with their source lines: "
-                     "--sanitize=memcheck,racecheck,initcheck (out-of-bounds "
-                     "accesses, workgroup-memory races and uninitialized "
-                     "reads); --sanitize alone: all of them "
+                     "--sanitize=memcheck,racecheck,initcheck,synccheck "
+                     "(out-of-bounds accesses, races, uninitialized reads, "
+                     "divergent barriers and shuffles); --sanitize alone: "
+                     "all of them "
                      "(docs/sanitizer.md)"),
       llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<bool> checkDynamicSharedBounds{

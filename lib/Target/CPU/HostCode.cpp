@@ -125,7 +125,7 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto i32 = IntegerType::get(context, 32);
   auto i64 = IntegerType::get(context, 64);
   auto kernelType = LLVM::LLVMStructType::getLiteral(
-      context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32});
+      context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, table.size());
   auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
 
@@ -150,7 +150,8 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
       Value fields[] = {
           cpu::getStringPointer(builder, loc, module,
                                 dict.getAs<StringAttr>("name").getValue()),
-          symbol("run_thread"), symbol("run_block"),
+          symbol("run_thread"),
+          symbol("run_block"),
           LLVM::ConstantOp::create(builder, loc, i64,
                                    dict.getAs<IntegerAttr>("shared_bytes")),
           LLVM::ConstantOp::create(
@@ -162,12 +163,18 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
                : LLVM::ZeroOp::create(builder, loc, ptr).getResult(),
           LLVM::ConstantOp::create(builder, loc, i64,
                                    maxShared ? maxShared.getInt() : 0),
-          symbol("start_coroutine"), symbol("resume_coroutine"),
+          symbol("start_coroutine"),
+          symbol("resume_coroutine"),
           LLVM::ConstantOp::create(
               builder, loc, i32,
               dict.getAs<BoolAttr>("barriers_only") &&
                       dict.getAs<BoolAttr>("barriers_only").getValue()
                   ? 1
+                  : 0),
+          LLVM::ConstantOp::create(
+              builder, loc, i32,
+              dict.getAs<IntegerAttr>("checks")
+                  ? dict.getAs<IntegerAttr>("checks").getInt()
                   : 0)};
       Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
       for (auto [field, value] : llvm::enumerate(fields))

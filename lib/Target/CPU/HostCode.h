@@ -22,7 +22,7 @@ namespace gpumem::cpu {
 /// descriptor: an array of dictionaries {name, run_thread, run_block,
 /// shared_bytes, needs_fibers, num_params} and, on the cuda-emu target,
 /// {chip, max_shared_bytes, start_coroutine, resume_coroutine,
-/// barriers_only}.
+/// barriers_only}; `checks` (GPUMemCheck flags) with --sanitize.
 constexpr llvm::StringLiteral kKernelTableAttr = "gpumem.cpu_kernels";
 
 /// An LLVM type converter for code that runs on host cores: every memory

@@ -117,16 +117,16 @@ struct SanitizeMemoryAccessesPass
         races = true;
       else if (name == "initcheck")
         init = true;
+      else if (name == "synccheck")
+        sync = true;
       else {
-        if (name == "synccheck")
-          module.emitError() << "--sanitize=synccheck is not implemented yet; "
-                                "memcheck, racecheck and initcheck are";
-        else
-          module.emitError() << "unknown sanitizer check '" << name
-                             << "'; expected memcheck, racecheck or initcheck";
+        module.emitError() << "unknown sanitizer check '" << name
+                           << "'; expected memcheck, racecheck, initcheck or "
+                              "synccheck";
         return signalPassFailure();
       }
     }
+    recordChecks(module);
     if (!bounds && !races && !init)
       return;
     SmallVector<std::pair<Operation *, Value>> accesses;
@@ -181,7 +181,27 @@ struct SanitizeMemoryAccessesPass
     }
   }
 
-  bool bounds = false, races = false, init = false;
+  bool bounds = false, races = false, init = false, sync = false;
+
+  /// Notes the checks in each kernel's entry of the kernel table, for the
+  /// runtime (GPUMemCPUKernel::checks).
+  void recordChecks(gpu::GPUModuleOp module) {
+    int64_t checks = (bounds ? GPUMEM_CHECK_MEMCHECK : 0) |
+                     (races ? GPUMEM_CHECK_RACECHECK : 0) |
+                     (init ? GPUMEM_CHECK_INITCHECK : 0) |
+                     (sync ? GPUMEM_CHECK_SYNCCHECK : 0);
+    auto table = module->getAttrOfType<ArrayAttr>(cpu::kKernelTableAttr);
+    if (!table || !checks)
+      return;
+    Builder builder(module.getContext());
+    SmallVector<Attribute> entries;
+    for (Attribute entry : table) {
+      NamedAttrList attrs(cast<DictionaryAttr>(entry));
+      attrs.set("checks", builder.getI32IntegerAttr(int32_t(checks)));
+      entries.push_back(attrs.getDictionary(module.getContext()));
+    }
+    module->setAttr(cpu::kKernelTableAttr, builder.getArrayAttr(entries));
+  }
 
   void instrument(Operation *op, Value context, gpu::GPUModuleOp module) {
     Access access = *describe(op);
@@ -253,7 +273,6 @@ struct SanitizeMemoryAccessesPass
   /// each index out of bounds through services->accessError.
   void checkBounds(Operation *op, const Access &access, Value context,
                    gpu::GPUModuleOp module, const std::string &what) {
-    auto type = cast<MemRefType>(access.memref.getType());
     OpBuilder builder(op);
     Location loc = op->getLoc();
     // Zeros for a skipped load, made before the check.
