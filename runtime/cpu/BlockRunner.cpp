@@ -36,11 +36,12 @@
 
 #include "BlockRunner.h"
 #include "CUDAEmulation.h"
-#include "PTXWarpOps.h"
-#include "SchedulingMessages.h"
+#include "DeviceMemoryShadow.h"
 #include "KernelFaults.h"
-#include "Sanitizer.h"
 #include "LaunchLocation.h"
+#include "PTXWarpOps.h"
+#include "Sanitizer.h"
+#include "SchedulingMessages.h"
 #include "Support.h"
 
 #include <algorithm>
@@ -142,6 +143,13 @@ void argumentCheckService(GPUMemThreadContext *ctx, const void *pointer,
       ->argumentCheck(ctx, pointer, argument, location);
 }
 
+void deviceAccessService(GPUMemThreadContext *ctx, const void *address,
+                         int64_t bytes, int32_t flags, const char *what,
+                         const char *location) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->deviceAccess(ctx, address, bytes, flags, what, location);
+}
+
 void sharedAccessService(GPUMemThreadContext *ctx, const void *address,
                          int64_t bytes, int32_t flags, const char *what,
                          const char *location) {
@@ -150,11 +158,11 @@ void sharedAccessService(GPUMemThreadContext *ctx, const void *address,
 }
 
 constexpr GPUMemRuntimeServices services = {
-    barrierService,        shuffleService,        assertFailService,
-    barrierSyncService,    warpSyncService,       cudaVprintf,
-    cudaAssertFail,        coroutineFrameService, warpSyncResultService,
-    coroutineReturnedService, accessErrorService, sharedAccessService,
-    argumentCheckService};
+    barrierService,           shuffleService,        assertFailService,
+    barrierSyncService,       warpSyncService,       cudaVprintf,
+    cudaAssertFail,           coroutineFrameService, warpSyncResultService,
+    coroutineReturnedService, accessErrorService,    sharedAccessService,
+    argumentCheckService,     deviceAccessService};
 
 } // namespace
 
@@ -227,7 +235,7 @@ void BlockRunner::run(int64_t linearBlock) {
 
 void BlockRunner::runBlock(int64_t linearBlock) {
   const LaunchInfo &info = *launch;
-  shadow.startBlock();
+  epoch.startBlock(info.serial);
   int64_t blockId[3] = {linearBlock % info.grid[0],
                         linearBlock / info.grid[0] % info.grid[1],
                         linearBlock / (info.grid[0] * info.grid[1])};
@@ -344,7 +352,7 @@ void BlockRunner::runBarrierCoroutines() {
             ctx.kernelName, locationOr(at), coords(ctx.threadId).text,
             coords(ctx.blockId).text, nextQueue.size());
     }
-    shadow.barrier();
+    epoch.barrier();
     runQueue.swap(nextQueue);
   }
 }
@@ -518,7 +526,7 @@ void BlockRunner::releaseBarrier(const GPUMemThreadContext *last) {
     each.atBarrier = 0;
   barrierWaiters.clear();
   atBarrier = 0;
-  shadow.barrier();
+  epoch.barrier();
 }
 
 void BlockRunner::checkNoWarpWaitsFor(GPUMemThreadContext *ctx, uint32_t index,
@@ -689,7 +697,7 @@ bool BlockRunner::tryCompleteSegment(uint32_t warpIndex, uint32_t lane,
       nextQueue.push_back(first + l);
   }
   warp.atShuffle -= int32_t(arrived);
-  shadow.warpSynced(warpIndex);
+  epoch.warpSynced(warpIndex);
   return true;
 }
 
@@ -762,7 +770,13 @@ void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
                                int64_t bytes, int32_t flags, const char *what,
                                const char *location) {
   shadow.prepare(size_t(launch->staticBytes + launch->dynamicBytes));
-  shadow.access(ctx, arena, address, bytes, flags, what, location);
+  shadow.access(ctx, epoch, arena, address, bytes, flags, what, location);
+}
+
+void BlockRunner::deviceAccess(GPUMemThreadContext *ctx, const void *address,
+                               int64_t bytes, int32_t flags, const char *what,
+                               const char *location) {
+  gpumem::cpu::deviceAccess(ctx, epoch, address, bytes, flags, what, location);
 }
 
 void BlockRunner::reportFault(int signal, const void *address) const {

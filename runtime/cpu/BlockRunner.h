@@ -68,6 +68,11 @@ public:
   void argumentCheck(GPUMemThreadContext *ctx, const void *pointer,
                      int64_t argument, const char *location);
 
+  /// services->deviceAccess (--sanitize's racecheck and initcheck).
+  void deviceAccess(GPUMemThreadContext *ctx, const void *address,
+                    int64_t bytes, int32_t flags, const char *what,
+                    const char *location);
+
   /// services->sharedAccess (--sanitize's racecheck and initcheck).
   void sharedAccess(GPUMemThreadContext *ctx, const void *address,
                     int64_t bytes, int32_t flags, const char *what,
@@ -179,6 +184,8 @@ private:
   /// What --sanitize knows of the arena's bytes; sized by the first
   /// instrumented access.
   SharedMemoryShadow shadow;
+  /// The running block's place in time, for racecheck.
+  BlockEpoch epoch;
   /// Kernel argument pointers argumentCheck looked up in this launch.
   std::vector<const void *> checkedPointers;
   size_t arenaCapacity = 0;

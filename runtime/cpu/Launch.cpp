@@ -17,6 +17,7 @@
 #include "Support.h"
 #include "WorkerPool.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 
@@ -69,7 +70,9 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
                     const intptr_t block[3], int32_t smem, void **params,
                     size_t paramsCount) {
   const char *name = nameOf(kernel);
+  static std::atomic<uint32_t> launches{0};
   LaunchInfo info;
+  info.serial = ++launches;
   info.kernel = kernel;
   info.params = params;
   for (int d = 0; d < 3; ++d) {

@@ -40,6 +40,7 @@ struct LaunchInfo {
   int64_t staticBytes;     ///< staticSharedBytes rounded to the alignment
   int64_t dynamicBytes;    ///< the launch's `smem`
   BlockMode mode;
+  uint32_t serial; ///< the process's launches, numbered from 1
 };
 
 } // namespace gpumem::cpu

@@ -17,18 +17,26 @@
 // freeing a pointer that is not an allocation's start, copying from or to
 // freed memory, and a copy whose source and destination overlap
 // (undefined in CUDA).
+//
+// Once a module compiled with --sanitize's initcheck or racecheck is
+// loaded, each new allocation of device memory (not host-shared) gets a
+// DeviceMemoryShadow: copies and fills into it mark bytes written, and
+// kernels' accesses consult it under the allocations' mutex.
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntime.h"
+#include "DeviceMemoryShadow.h"
 #include "MemoryHintChecks.h"
 #include "Sanitizer.h"
 #include "Support.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
 
 using namespace gpumem::cpu;
@@ -42,6 +50,9 @@ struct Allocations {
   std::mutex mutex;
   std::map<uintptr_t, uint64_t> live;
   std::deque<std::pair<uintptr_t, uint64_t>> freed; ///< newest last
+  /// Shadows of live device allocations, by start (--sanitize).
+  std::map<uintptr_t, std::unique_ptr<DeviceMemoryShadow>> shadows;
+  std::atomic<bool> shadowing{false};
   uint64_t freedBytes = 0;
   static constexpr size_t freedKept = 4096;
   static constexpr uint64_t freedBytesKept = 64ull << 20;
@@ -75,7 +86,54 @@ bool freedAllocation(Allocations &all, uintptr_t address,
   return false;
 }
 
+/// The shadow of the live allocation holding `address`, with the address's
+/// offset in it; null if none.
+DeviceMemoryShadow *shadowOf(Allocations &all, const void *address,
+                             uint64_t &offset) {
+  std::pair<uintptr_t, uint64_t> found;
+  if (all.shadows.empty() || !liveAllocation(all, uintptr_t(address), found))
+    return nullptr;
+  auto it = all.shadows.find(found.first);
+  if (it == all.shadows.end())
+    return nullptr;
+  offset = uintptr_t(address) - found.first;
+  return it->second.get();
+}
+
+/// Marks `bytes` bytes at `dst` written by a copy from `src` (null for a
+/// fill) in the shadow of dst's allocation.
+void shadowCopy(void *dst, const void *src, uint64_t bytes) {
+  Allocations &all = allocations();
+  if (!all.shadowing.load(std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> lock(all.mutex);
+  uint64_t to, from;
+  DeviceMemoryShadow *target = shadowOf(all, dst, to);
+  if (!target)
+    return;
+  DeviceMemoryShadow *source = src ? shadowOf(all, src, from) : nullptr;
+  if (source)
+    target->copyInitialized(to, *source, from, bytes);
+  else
+    target->markWritten(to, bytes);
+}
+
 } // namespace
+
+void gpumem::cpu::enableDeviceMemoryShadows() {
+  allocations().shadowing = true;
+}
+
+void gpumem::cpu::deviceAccess(const GPUMemThreadContext *ctx,
+                               const BlockEpoch &epoch, const void *address,
+                               int64_t bytes, int32_t flags, const char *what,
+                               const char *location) {
+  Allocations &all = allocations();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  uint64_t offset;
+  if (DeviceMemoryShadow *shadow = shadowOf(all, address, offset))
+    shadow->access(ctx, epoch, offset, bytes, flags, what, location);
+}
 
 bool gpumem::cpu::findFreedDeviceMemory(const void *address, uint64_t &start,
                                         uint64_t &bytes) {
@@ -125,6 +183,9 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   Allocations &all = allocations();
   std::lock_guard<std::mutex> lock(all.mutex);
   all.live[uintptr_t(ptr)] = sizeBytes;
+  if (all.shadowing && !isHostShared)
+    all.shadows[uintptr_t(ptr)] =
+        std::make_unique<DeviceMemoryShadow>(sizeBytes);
   return ptr;
 }
 
@@ -139,6 +200,7 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
       all.freed.emplace_back(*it);
       all.freedBytes += it->second;
       all.live.erase(it);
+      all.shadows.erase(uintptr_t(ptr));
       while (all.freed.size() > Allocations::freedKept ||
              all.freedBytes > Allocations::freedBytesKept) {
         all.freedBytes -= all.freed.front().second;
@@ -174,6 +236,7 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
           "within one buffer needs a buffer in between)",
           sizeBytes, src, dst);
   std::memcpy(dst, src, sizeBytes);
+  shadowCopy(dst, src, sizeBytes);
 }
 
 extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
@@ -181,6 +244,7 @@ extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
   auto *elements = static_cast<uint32_t *>(dst);
   for (size_t i = 0; i < count; ++i)
     elements[i] = value;
+  shadowCopy(dst, nullptr, count * sizeof(uint32_t));
 }
 
 extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
@@ -188,6 +252,7 @@ extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
   auto *elements = static_cast<uint16_t *>(dst);
   for (size_t i = 0; i < count; ++i)
     elements[i] = value;
+  shadowCopy(dst, nullptr, count * sizeof(uint16_t));
 }
 
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {}

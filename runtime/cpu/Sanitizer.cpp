@@ -26,6 +26,7 @@
 #include "Sanitizer.h"
 #include "SchedulingMessages.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -75,8 +76,9 @@ std::string sourceLine(const std::string &path, long line) {
   return first == std::string::npos ? "" : text.substr(first);
 }
 
-/// "LOCATION: source line" of a "file:line:col" location.
-std::string withSource(const char *location) {
+} // namespace
+
+std::string gpumem::cpu::withSource(const char *location) {
   std::string where = location ? location : "?";
   size_t column = where.rfind(':');
   if (column == std::string::npos || column == 0)
@@ -89,6 +91,8 @@ std::string withSource(const char *location) {
                  std::strtol(where.c_str() + line + 1, nullptr, 10));
   return text.empty() ? where : where + ": " + text;
 }
+
+namespace {
 
 void summarize() {
   Sites &all = sites();
@@ -105,10 +109,10 @@ void summarize() {
   _exit(1);
 }
 
-/// Counts an error of `kind` at `location`; true when it is the site's
-/// first, which the caller then prints (holding the lock it gets).
-bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
-                 const char *location) {
+} // namespace
+
+bool gpumem::cpu::firstAtSite(std::unique_lock<std::mutex> &lock,
+                              const std::string &kind, const char *location) {
   Sites &all = sites();
   lock = std::unique_lock<std::mutex>(all.mutex);
   if (all.errors++ == 0)
@@ -124,6 +128,8 @@ bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
   return true;
 }
 
+namespace {
+
 /// The first two lines of a report of `kind` by the calling thread:
 /// "gpumem: sanitizer: KIND in kernel 'K', block B thread T", then the
 /// location with its source line.
@@ -136,14 +142,27 @@ void printHeading(const GPUMemThreadContext *ctx, const std::string &kind,
                coords(ctx->threadId).text, withSource(location).c_str());
 }
 
-/// The coordinates of linear thread `id` in blocks of `dims`.
-Coords threadCoords(int64_t id, const int64_t dims[3]) {
+} // namespace
+
+Coords gpumem::cpu::threadCoords(int64_t id, const int64_t dims[3]) {
   int64_t v[3] = {id % dims[0], id / dims[0] % dims[1],
                   id / (dims[0] * dims[1])};
   return coords(v);
 }
 
-} // namespace
+int32_t gpumem::cpu::linearThreadId(const GPUMemThreadContext *ctx) {
+  const int64_t *dims = ctx->blockDim;
+  return int32_t(ctx->threadId[0] +
+                 dims[0] * (ctx->threadId[1] + dims[1] * ctx->threadId[2]));
+}
+
+void BlockEpoch::startBlock(uint32_t launchSerial) {
+  static std::atomic<uint32_t> blocks{0};
+  launch = launchSerial;
+  block = ++blocks;
+  phase = 0;
+  std::fill(warpPhases.begin(), warpPhases.end(), 0);
+}
 
 void gpumem::cpu::accessErrorService(GPUMemThreadContext *ctx, const char *what,
                                      const char *location, int64_t dim,
@@ -189,20 +208,18 @@ void SharedMemoryShadow::prepare(size_t size) {
 }
 
 void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
-                                const char *arena, const void *address,
-                                int64_t count, int32_t flags, const char *what,
+                                BlockEpoch &epoch, const char *arena,
+                                const void *address, int64_t count,
+                                int32_t flags, const char *what,
                                 const char *location) {
   int64_t offset = static_cast<const char *>(address) - arena;
   if (offset < 0 || count <= 0 || uint64_t(offset + count) > bytes.size())
     return; // out of the arena: memcheck's to report
   const int64_t *dims = ctx->blockDim;
-  int32_t thread =
-      int32_t(ctx->threadId[0] +
-              dims[0] * (ctx->threadId[1] + dims[1] * ctx->threadId[2]));
+  int32_t thread = linearThreadId(ctx);
   int32_t warp = thread / GPUMEM_WARP_SIZE;
-  if (uint32_t(warp) >= warpPhases.size())
-    warpPhases.resize(size_t(warp) + 1, 0);
-  uint32_t warpPhase = warpPhases[size_t(warp)];
+  uint32_t warpPhase = epoch.warpPhase(uint32_t(warp));
+  uint32_t block = epoch.block, phase = epoch.phase;
   // An earlier access of a lane of this warp before a shuffle they both
   // completed is ordered before this one.
   auto unordered = [&](int32_t otherWarp, uint32_t otherWarpPhase) {

@@ -8,11 +8,13 @@
 #ifndef GPUMEM_RUNTIME_CPU_SANITIZER_H
 #define GPUMEM_RUNTIME_CPU_SANITIZER_H
 
+#include "SchedulingMessages.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,44 @@ bool findFreedDeviceMemory(const void *address, uint64_t &start,
 void reportUseAfterFree(const GPUMemThreadContext *ctx, const void *pointer,
                         int64_t argument, const char *location, uint64_t start,
                         uint64_t bytes);
+
+/// Counts an error of `kind` at `location`; true when it is the site's
+/// first, which the caller then prints while holding `lock`.
+bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
+                 const char *location);
+/// "LOCATION: source line" of a "file:line:col" location.
+std::string withSource(const char *location);
+/// The coordinates of linear thread `id` in blocks of `dims`.
+Coords threadCoords(int64_t id, const int64_t dims[3]);
+/// The calling thread's linear id in its block.
+int32_t linearThreadId(const GPUMemThreadContext *ctx);
+
+/// Where a block's accesses stand relative to each other: the block run
+/// (numbered across the process, so that two blocks of any workers
+/// differ), its launch, the barrier phase, and each warp's shuffle phase
+/// (a completed shuffle orders the accesses of its warp's lanes).
+class BlockEpoch {
+public:
+  /// A new block of launch `launch` starts (phase 0).
+  void startBlock(uint32_t launch);
+  /// The block's threads passed a barrier.
+  void barrier() { ++phase; }
+  /// Lanes of warp `warp` completed a shuffle together (for every lane of
+  /// the warp: an approximation for shuffles narrower than the warp).
+  void warpSynced(uint32_t warp) { ++warpPhaseSlot(warp); }
+  uint32_t warpPhase(uint32_t warp) const {
+    return warp < warpPhases.size() ? warpPhases[warp] : 0;
+  }
+  uint32_t launch = 0, block = 0, phase = 0;
+
+private:
+  uint32_t &warpPhaseSlot(uint32_t warp) {
+    if (warp >= warpPhases.size())
+      warpPhases.resize(warp + 1, 0);
+    return warpPhases[warp];
+  }
+  std::vector<uint32_t> warpPhases;
+};
 
 /// Reports a synchronization error (synccheck) of `kind` ("divergent
 /// barrier") by the thread of `ctx` at `location`, once per site, with
@@ -48,26 +88,11 @@ class SharedMemoryShadow {
 public:
   /// Covers `bytes` bytes of arena.
   void prepare(size_t bytes);
-  /// A new block starts (phase 0).
-  void startBlock() {
-    ++block;
-    phase = 0;
-    std::fill(warpPhases.begin(), warpPhases.end(), 0);
-  }
-  /// The block's threads passed a barrier.
-  void barrier() { ++phase; }
-  /// Lanes of warp `warp` completed a shuffle together, which orders their
-  /// accesses before it before those after it (for every lane of the warp:
-  /// an approximation for shuffles narrower than the warp).
-  void warpSynced(uint32_t warp) {
-    if (warp >= warpPhases.size())
-      warpPhases.resize(warp + 1, 0);
-    ++warpPhases[warp];
-  }
-  /// services->sharedAccess, for the block whose arena starts at `arena`.
-  void access(const GPUMemThreadContext *ctx, const char *arena,
-              const void *address, int64_t bytes, int32_t flags,
-              const char *what, const char *location);
+  /// services->sharedAccess, for the block whose arena starts at `arena`,
+  /// at `epoch`.
+  void access(const GPUMemThreadContext *ctx, BlockEpoch &epoch,
+              const char *arena, const void *address, int64_t bytes,
+              int32_t flags, const char *what, const char *location);
 
 private:
   struct Byte {
@@ -80,8 +105,6 @@ private:
     const char *writeAt = nullptr, *readAt = nullptr;
   };
   std::vector<Byte> bytes;
-  std::vector<uint32_t> warpPhases;
-  uint32_t block = 0, phase = 0;
 };
 
 } // namespace gpumem::cpu

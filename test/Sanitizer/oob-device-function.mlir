@@ -27,6 +27,8 @@ module attributes {gpu.container_module} {
     // the kernel does not check its index.
     %c20 = arith.constant 20 : index
     %v = gpu.alloc (%c20) : memref<?xf32>
+    %zero1 = arith.constant 0.0 : f32
+    gpu.memset %v, %zero1 : memref<?xf32>, f32
     gpu.launch_func @kernels::@kernel blocks in (%c3, %c1, %c1) threads in (%c8, %c1, %c1) args(%v : memref<?xf32>)
     return
   }

@@ -4,6 +4,8 @@ func.func @main() {
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %maxima = gpu.alloc () : memref<2xi32>
+  %zero1 = arith.constant 0 : i32
+  gpu.memset %maxima, %zero1 : memref<2xi32>, i32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
     // A running maximum per group of four threads, but eight threads make
@@ -22,7 +24,7 @@ func.func @main() {
 }
 
 // CHECK: gpumem: sanitizer: out-of-bounds atomic update of memref<2xi32> in kernel 'main_kernel', block (0,0,0) thread (6,0,0)
-// CHECK-NEXT:   at {{.*}}oob-generic-atomic.mlir:14:10: %r = memref.generic_atomic_rmw %maxima[%g] : memref<2xi32> {
+// CHECK-NEXT:   at {{.*}}oob-generic-atomic.mlir:16:10: %r = memref.generic_atomic_rmw %maxima[%g] : memref<2xi32> {
 // CHECK-NEXT:   index 2 of dimension 0 is outside 0..1
-// CHECK-NEXT: gpumem: sanitizer: the out-of-bounds atomic update of memref<2xi32> at {{.*}}oob-generic-atomic.mlir:14:10 happened 2 times
+// CHECK-NEXT: gpumem: sanitizer: the out-of-bounds atomic update of memref<2xi32> at {{.*}}oob-generic-atomic.mlir:16:10 happened 2 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 2 errors

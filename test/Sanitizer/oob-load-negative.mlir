@@ -4,7 +4,11 @@ func.func @main() {
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %in = gpu.alloc () : memref<8xi32>
+  %zero1 = arith.constant 0 : i32
+  gpu.memset %in, %zero1 : memref<8xi32>, i32
   %out = gpu.alloc () : memref<8xi32>
+  %zero2 = arith.constant 0 : i32
+  gpu.memset %out, %zero2 : memref<8xi32>, i32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
     // Each thread reads its left neighbour: thread 0 reads index -1.
@@ -17,6 +21,6 @@ func.func @main() {
 }
 
 // CHECK: gpumem: sanitizer: out-of-bounds load from memref<8xi32> in kernel 'main_kernel', block (0,0,0) thread (0,0,0)
-// CHECK-NEXT:   at {{.*}}oob-load-negative.mlir:12:10: %v = memref.load %in[%left] : memref<8xi32>
+// CHECK-NEXT:   at {{.*}}oob-load-negative.mlir:16:10: %v = memref.load %in[%left] : memref<8xi32>
 // CHECK-NEXT:   index -1 of dimension 0 is outside 0..7
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 1 error

@@ -5,7 +5,11 @@ func.func @main() {
   %c3 = arith.constant 3 : index
   %c8 = arith.constant 8 : index
   %a = gpu.alloc () : memref<20x20xf32>
+  %zero1 = arith.constant 0.0 : f32
+  gpu.memset %a, %zero1 : memref<20x20xf32>, f32
   %b = gpu.alloc () : memref<20x20xf32>
+  %zero2 = arith.constant 0.0 : f32
+  gpu.memset %b, %zero2 : memref<20x20xf32>, f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c3, %gy = %c3, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c8, %sz = %c1) {
     %r0 = arith.muli %by, %c8 : index
@@ -20,11 +24,11 @@ func.func @main() {
 }
 
 // CHECK: gpumem: sanitizer: out-of-bounds load from memref<20x20xf32> in kernel 'main_kernel', block ({{[0-2]}},{{[0-2]}},0) thread ({{[0-7]}},{{[0-7]}},0)
-// CHECK-NEXT:   at {{.*}}oob-tile-edge.mlir:15:10: %v = memref.load %a[%r, %c] : memref<20x20xf32>
+// CHECK-NEXT:   at {{.*}}oob-tile-edge.mlir:19:10: %v = memref.load %a[%r, %c] : memref<20x20xf32>
 // CHECK-NEXT:   index 20 of dimension 1 is outside 0..19
 // CHECK-NEXT: gpumem: sanitizer: out-of-bounds store to memref<20x20xf32> in kernel 'main_kernel', block ({{[0-2]}},{{[0-2]}},0) thread ({{[0-7]}},{{[0-7]}},0)
-// CHECK-NEXT:   at {{.*}}oob-tile-edge.mlir:16:5: memref.store %v, %b[%r, %c] : memref<20x20xf32>
+// CHECK-NEXT:   at {{.*}}oob-tile-edge.mlir:20:5: memref.store %v, %b[%r, %c] : memref<20x20xf32>
 // CHECK-NEXT:   index 20 of dimension 1 is outside 0..19
-// CHECK-NEXT: gpumem: sanitizer: the out-of-bounds load from memref<20x20xf32> at {{.*}}oob-tile-edge.mlir:15:10 happened 192 times
-// CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<20x20xf32> at {{.*}}oob-tile-edge.mlir:16:5 happened 192 times
+// CHECK-NEXT: gpumem: sanitizer: the out-of-bounds load from memref<20x20xf32> at {{.*}}oob-tile-edge.mlir:19:10 happened 192 times
+// CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<20x20xf32> at {{.*}}oob-tile-edge.mlir:20:5 happened 192 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 384 errors

@@ -5,6 +5,8 @@ func.func @main() {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %buf = gpu.alloc () : memref<14xf32>
+  %zero1 = arith.constant 0.0 : f32
+  gpu.memset %buf, %zero1 : memref<14xf32>, f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
     // Four floats per thread over 14 elements: the last thread's vector
@@ -19,9 +21,9 @@ func.func @main() {
 }
 
 // CHECK: gpumem: sanitizer: out-of-bounds vector load from memref<14xf32> in kernel 'main_kernel', block (0,0,0) thread (3,0,0)
-// CHECK-NEXT:   at {{.*}}oob-vector.mlir:13:10: %v = vector.load %buf[%i] : memref<14xf32>, vector<4xf32>
+// CHECK-NEXT:   at {{.*}}oob-vector.mlir:15:10: %v = vector.load %buf[%i] : memref<14xf32>, vector<4xf32>
 // CHECK-NEXT:   index 15 of dimension 0 is outside 0..13
 // CHECK-NEXT: gpumem: sanitizer: out-of-bounds vector store to memref<14xf32> in kernel 'main_kernel', block (0,0,0) thread (3,0,0)
-// CHECK-NEXT:   at {{.*}}oob-vector.mlir:15:5: vector.store %w, %buf[%i] : memref<14xf32>, vector<4xf32>
+// CHECK-NEXT:   at {{.*}}oob-vector.mlir:17:5: vector.store %w, %buf[%i] : memref<14xf32>, vector<4xf32>
 // CHECK-NEXT:   index 15 of dimension 0 is outside 0..13
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 2 errors

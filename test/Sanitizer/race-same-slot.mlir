@@ -4,7 +4,7 @@ func.func @main() {
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  %out = gpu.alloc () : memref<32xi32>
+  %out = gpu.alloc () : memref<64xi32>
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
     %slots = memref.alloca() : memref<32xi32, #gpu.address_space<workgroup>>
@@ -15,7 +15,7 @@ func.func @main() {
     memref.store %v, %slots[%s] : memref<32xi32, #gpu.address_space<workgroup>>
     gpu.barrier
     %r = memref.load %slots[%s] : memref<32xi32, #gpu.address_space<workgroup>>
-    memref.store %r, %out[%s] : memref<32xi32>
+    memref.store %r, %out[%tx] : memref<64xi32>
     gpu.terminator
   }
   return

@@ -73,8 +73,8 @@ def GPUMemLowerGPUToCPUABIPass
 
 def GPUMemSanitizeMemoryAccessesPass
     : Pass<"gpumem-sanitize-memory-accesses", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Check every memref access of a CPU gpu.module's kernels "
-                "against its memref's bounds (--sanitize=memcheck)";
+  let summary = "Instrument a CPU gpu.module's memref accesses for "
+                "--sanitize (bounds, races, uninitialized reads)";
   let description = [{
     Runs after `gpumem-lower-gpu-to-cpu-abi`, on functions that take the
     thread context. Each `memref.load`, `memref.store`,
@@ -86,7 +86,12 @@ def GPUMemSanitizeMemoryAccessesPass
     of bounds, with the access's description, its `file:line:col`, the
     dimension, the index and the size, and the access is skipped (a load
     gives zero). The runtime reports and counts the errors, and the program
-    then fails (docs/sanitizer.md).
+    then fails (docs/sanitizer.md). With racecheck or initcheck, each
+    access of workgroup memory first calls the `sharedAccess` service, and
+    each other access but those of private memory `deviceAccess`, with its
+    address, size and kind; the runtime compares them with its shadows.
+    The checks are also recorded in the module's kernel table for the
+    runtime, which makes synccheck's itself.
   }];
   let options = [
     Option<"checks", "checks", "std::string", /*default=*/"\"memcheck\"",

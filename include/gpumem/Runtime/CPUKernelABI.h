@@ -147,14 +147,21 @@ typedef struct GPUMemRuntimeServices {
    * when that is device memory already freed (use after free). */
   void (*argumentCheck)(GPUMemThreadContext *ctx, const void *pointer,
                         int64_t argument, const char *location);
+  /* --sanitize=racecheck,initcheck: as sharedAccess, for an access of any
+   * other memory space; the runtime checks those in device memory
+   * (mgpuMemAlloc without host sharing) and ignores the rest. */
+  void (*deviceAccess)(GPUMemThreadContext *ctx, const void *address,
+                       int64_t bytes, int32_t flags, const char *what,
+                       const char *location);
 } GPUMemRuntimeServices;
 
-/* The flags of services->sharedAccess. */
+/* The flags of services->sharedAccess and deviceAccess. */
 enum GPUMemSharedAccess {
   GPUMEM_SHARED_READ = 1,
   GPUMEM_SHARED_WRITE = 2,
   GPUMEM_SHARED_ATOMIC = 4, /* with READ and WRITE: races only with plain
-                               accesses, which are not tracked yet: none */
+                               accesses, which are not tracked yet: none;
+                               initcheck checks it as a read */
   GPUMEM_SHARED_CHECK_RACES = 8,
   GPUMEM_SHARED_CHECK_INIT = 16
 };

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <cstddef>
 
@@ -52,6 +53,8 @@ constexpr int64_t kServiceSharedAccess =
     offsetof(GPUMemRuntimeServices, sharedAccess);
 constexpr int64_t kServiceArgumentCheck =
     offsetof(GPUMemRuntimeServices, argumentCheck);
+constexpr int64_t kServiceDeviceAccess =
+    offsetof(GPUMemRuntimeServices, deviceAccess);
 
 /// An access to check: its memref, indices, the elements it touches along
 /// the last dimension, and how a report describes it.
@@ -213,17 +216,39 @@ struct SanitizeMemoryAccessesPass
       checkBounds(op, access, context, module, what);
     // The address needs a strided layout and an element with a size.
     Type element = type.getElementType();
-    if ((races || init) && isWorkgroupMemorySpace(type.getMemorySpace()) &&
-        type.isStrided() &&
-        isa<IntegerType, FloatType, IndexType, VectorType, ComplexType>(
+    if (!(races || init) || !type.isStrided() ||
+        !isa<IntegerType, FloatType, IndexType, VectorType, ComplexType>(
             element))
-      reportSharedAccess(op, access, context, module, what);
+      return;
+    if (isWorkgroupMemorySpace(type.getMemorySpace()))
+      reportAccess(kServiceSharedAccess, op, access, context, module, what);
+    else if (!isPrivate(access.memref))
+      reportAccess(kServiceDeviceAccess, op, access, context, module, what);
   }
 
-  /// Calls services->sharedAccess right before `op` with the address and
-  /// size of the bytes it touches.
-  void reportSharedAccess(Operation *op, const Access &access, Value context,
-                          gpu::GPUModuleOp module, const std::string &what) {
+  /// Whether `memref` is the thread's own memory: private address space,
+  /// or a memref.alloca's (the runtime would ignore its address anyway).
+  static bool isPrivate(Value memref) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        cast<MemRefType>(memref.getType()).getMemorySpace());
+    if (space && space.getValue() == gpu::AddressSpace::Private)
+      return true;
+    while (Operation *def = memref.getDefiningOp()) {
+      if (isa<memref::AllocaOp>(def))
+        return true;
+      auto view = dyn_cast<ViewLikeOpInterface>(def);
+      if (!view)
+        return false;
+      memref = view.getViewSource();
+    }
+    return false;
+  }
+
+  /// Calls services->sharedAccess or deviceAccess (`service`) right before
+  /// `op` with the address and size of the bytes it touches.
+  void reportAccess(int64_t service, Operation *op, const Access &access,
+                    Value context, gpu::GPUModuleOp module,
+                    const std::string &what) {
     OpBuilder builder(op);
     Location loc = op->getLoc();
     auto type = cast<MemRefType>(access.memref.getType());
@@ -264,8 +289,7 @@ struct SanitizeMemoryAccessesPass
     Value where =
         cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
     cpu::ContextAccess(builder, loc, context)
-        .callService(kServiceSharedAccess,
-                     LLVM::LLVMVoidType::get(builder.getContext()),
+        .callService(service, LLVM::LLVMVoidType::get(builder.getContext()),
                      {context, pointer, bytes, flagValue, whatString, where});
   }
 

@@ -1,0 +1,195 @@
+//===----------------------------------------------------------------------===//
+// initcheck and racecheck on device memory (DeviceMemoryShadow.h).
+//
+// initcheck: a bit per byte, set by kernel writes and atomics, copies into
+// the allocation (from another shadowed allocation: that one's bits; from
+// anywhere else: set) and fills; a kernel's read or atomic of a clear byte
+// is an uninitialized read.
+//
+// racecheck: per 4-byte word, the last plain write and read: launch, block
+// run, barrier phase, warp shuffle phase, thread, the bytes of the word it
+// touched and its location. An access conflicts with an earlier one of the
+// same launch on common bytes when that came from another block (blocks of
+// one launch cannot order their plain accesses), or from another thread of
+// the block in the same barrier phase with no shuffle of their warp
+// between. A read after a write, a write after a read or a write after a
+// write that conflict is a race. Reads of the word by several threads in
+// one phase are kept as "several threads", by several blocks as "several
+// blocks" (block 0), so a later write conflicts with all of them. Atomics
+// are not tracked (they race with no one; plain accesses racing with them
+// are not found). Lanes of one warp writing the same bytes are not
+// reported, as on workgroup memory. A word shared by accesses of
+// different bytes keeps only the last one: a race between two of those
+// may be missed, never invented.
+//===----------------------------------------------------------------------===//
+
+#include "DeviceMemoryShadow.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+using namespace gpumem::cpu;
+
+DeviceMemoryShadow::DeviceMemoryShadow(uint64_t bytes)
+    : size(bytes), bits((bytes + 63) / 64, 0) {}
+
+void DeviceMemoryShadow::markWritten(uint64_t offset, uint64_t count) {
+  for (uint64_t k = offset; k < offset + count && k < size; ++k)
+    bits[k / 64] |= uint64_t(1) << (k % 64);
+}
+
+void DeviceMemoryShadow::copyInitialized(uint64_t offset,
+                                         const DeviceMemoryShadow &source,
+                                         uint64_t sourceOffset,
+                                         uint64_t count) {
+  for (uint64_t k = 0; k < count && offset + k < size; ++k) {
+    uint64_t to = offset + k, from = sourceOffset + k;
+    uint64_t bit = uint64_t(1) << (to % 64);
+    if (from < source.size && source.initialized(from))
+      bits[to / 64] |= bit;
+    else
+      bits[to / 64] &= ~bit;
+  }
+}
+
+void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
+                                    uint64_t byte, const char *kind,
+                                    bool writes, const char *earlierVerb,
+                                    const Access &earlier, const char *what,
+                                    const char *location) const {
+  std::unique_lock<std::mutex> lock;
+  std::string siteKind = std::string("race (") + kind + ") on device memory";
+  if (!firstAtSite(lock, siteKind, location))
+    return;
+  const int64_t *grid = ctx->gridDim;
+  int64_t linearBlock =
+      ctx->blockId[0] + grid[0] * (ctx->blockId[1] + grid[1] * ctx->blockId[2]);
+  bool sameBlock = earlier.block != 0 && earlier.blockIndex == linearBlock;
+  std::string who;
+  if (earlier.block == 0)
+    who = "several blocks";
+  else if (earlier.thread == -2)
+    who = "several threads";
+  else
+    who = std::string("thread ") +
+          threadCoords(earlier.thread, ctx->blockDim).text;
+  if (earlier.block != 0 && !sameBlock)
+    who +=
+        std::string(" of block ") + threadCoords(earlier.blockIndex, grid).text;
+  std::fprintf(stderr,
+               "gpumem: sanitizer: %s in kernel '%s', block %s: byte %llu of "
+               "device memory of %llu bytes (%s)\n"
+               "  thread %s %s it at %s\n"
+               "  %s %s it at %s, %s\n",
+               siteKind.c_str(), ctx->kernelName, coords(ctx->blockId).text,
+               (unsigned long long)byte, (unsigned long long)size,
+               what ? what : "", coords(ctx->threadId).text,
+               writes ? "writes" : "reads", withSource(location).c_str(),
+               who.c_str(), earlierVerb, withSource(earlier.at).c_str(),
+               sameBlock ? "with no barrier between"
+                         : "in another block of the same launch");
+}
+
+void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
+                                const BlockEpoch &epoch, uint64_t offset,
+                                int64_t count, int32_t flags, const char *what,
+                                const char *location) {
+  if (count <= 0 || offset + uint64_t(count) > size)
+    return; // past the allocation: memcheck's to report
+  bool read = flags & GPUMEM_SHARED_READ, write = flags & GPUMEM_SHARED_WRITE;
+  bool atomic = flags & GPUMEM_SHARED_ATOMIC;
+  uint64_t end = offset + uint64_t(count);
+  if (read && (flags & GPUMEM_SHARED_CHECK_INIT))
+    for (uint64_t k = offset; k < end; ++k) {
+      if (initialized(k))
+        continue;
+      std::unique_lock<std::mutex> lock;
+      const char *kind = "uninitialized read of device memory";
+      if (firstAtSite(lock, kind, location)) {
+        std::fprintf(stderr,
+                     "gpumem: sanitizer: %s in kernel '%s', block %s thread "
+                     "%s\n  at %s\n  byte %llu of device memory of %llu bytes "
+                     "(%s), which nothing wrote (no kernel, copy or fill)\n",
+                     kind, ctx->kernelName, coords(ctx->blockId).text,
+                     coords(ctx->threadId).text, withSource(location).c_str(),
+                     (unsigned long long)k, (unsigned long long)size,
+                     what ? what : "");
+      }
+      break;
+    }
+  if (write)
+    markWritten(offset, uint64_t(count));
+  if (atomic || !(flags & GPUMEM_SHARED_CHECK_RACES))
+    return;
+
+  if (words.empty())
+    words.resize((size + 3) / 4);
+  int32_t thread = linearThreadId(ctx);
+  int32_t warp = thread / GPUMEM_WARP_SIZE;
+  uint32_t warpPhase = epoch.warpPhase(uint32_t(warp));
+  const int64_t *grid = ctx->gridDim;
+  int64_t linearBlock =
+      ctx->blockId[0] + grid[0] * (ctx->blockId[1] + grid[1] * ctx->blockId[2]);
+  // Whether `earlier` and this access may happen in either order.
+  auto conflicts = [&](const Access &earlier, uint32_t mask) {
+    if (earlier.launch != epoch.launch || !(earlier.bytes & mask) ||
+        earlier.thread == thread && earlier.block == epoch.block)
+      return false;
+    if (earlier.block != epoch.block)
+      return true;
+    if (earlier.phase != epoch.phase)
+      return false;
+    // A shuffle both lanes of one warp completed orders them.
+    return earlier.thread < 0 || earlier.thread / GPUMEM_WARP_SIZE != warp ||
+           earlier.warpPhase == warpPhase;
+  };
+  bool reported = false;
+  for (uint64_t w = offset / 4; w * 4 < end; ++w) {
+    uint32_t mask = 0;
+    for (uint64_t k = std::max(offset, w * 4); k < std::min(end, w * 4 + 4);
+         ++k)
+      mask |= 1u << (k - w * 4);
+    Word &word = words[w];
+    uint64_t byte = std::max(offset, w * 4);
+    if (!reported) {
+      bool sameWarpWrite = write && word.write.block == epoch.block &&
+                           word.write.thread >= 0 &&
+                           word.write.thread / GPUMEM_WARP_SIZE == warp;
+      if (conflicts(word.write, mask) && !sameWarpWrite) {
+        reportRace(ctx, byte, write ? "write after write" : "read after write",
+                   write, "wrote", word.write, what, location);
+        reported = true;
+      } else if (write && conflicts(word.read, mask)) {
+        reportRace(ctx, byte, "write after read", write, "read", word.read,
+                   what, location);
+        reported = true;
+      }
+    }
+    Access now;
+    now.launch = epoch.launch;
+    now.block = epoch.block;
+    now.phase = epoch.phase;
+    now.warpPhase = warpPhase;
+    now.thread = thread;
+    now.bytes = mask;
+    now.blockIndex = linearBlock;
+    now.at = location;
+    if (write)
+      word.write = now;
+    if (read) {
+      Access &last = word.read;
+      if (last.launch == epoch.launch && last.block != epoch.block) {
+        // Readers in several blocks of this launch.
+        now.block = 0;
+        now.thread = -2;
+        now.bytes |= last.bytes;
+      } else if (last.launch == epoch.launch && last.phase == epoch.phase &&
+                 last.thread != thread) {
+        now.thread = -2;
+        now.bytes |= last.bytes;
+      }
+      word.read = now;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+//===----------------------------------------------------------------------===//
+// What --sanitize's initcheck and racecheck know of one allocation of
+// device memory (mgpuMemAlloc without host sharing).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_RUNTIME_CPU_DEVICEMEMORYSHADOW_H
+#define GPUMEM_RUNTIME_CPU_DEVICEMEMORYSHADOW_H
+
+#include "Sanitizer.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace gpumem::cpu {
+
+/// One bit per byte: whether anything wrote it (a kernel, a copy, a fill);
+/// and, once a race-checked kernel touches the allocation, per 4-byte word
+/// the last write and read with their launch, block, barrier phase, thread
+/// and location. The caller serializes all calls.
+class DeviceMemoryShadow {
+public:
+  explicit DeviceMemoryShadow(uint64_t bytes);
+  /// Bytes [offset, offset + count) were written outside kernels.
+  void markWritten(uint64_t offset, uint64_t count);
+  /// A copy from `source` at `sourceOffset`: the bytes are as initialized
+  /// as the source's were.
+  void copyInitialized(uint64_t offset, const DeviceMemoryShadow &source,
+                       uint64_t sourceOffset, uint64_t count);
+  /// services->deviceAccess of `count` bytes at `offset` by the thread of
+  /// `ctx` at `epoch`.
+  void access(const GPUMemThreadContext *ctx, const BlockEpoch &epoch,
+              uint64_t offset, int64_t count, int32_t flags, const char *what,
+              const char *location);
+
+private:
+  /// One thread's access of a word, or of several threads' (thread -2).
+  struct Access {
+    uint32_t launch = 0, block = 0, phase = 0, warpPhase = 0;
+    int32_t thread = -1;
+    uint32_t bytes = 0;     ///< the word's bytes it touched, as a mask
+    int64_t blockIndex = 0; ///< linear in the grid, for reports
+    const char *at = nullptr;
+  };
+  struct Word {
+    Access write, read;
+  };
+  bool initialized(uint64_t byte) const {
+    return bits[byte / 64] >> (byte % 64) & 1;
+  }
+  void reportRace(const GPUMemThreadContext *ctx, uint64_t byte,
+                  const char *kind, bool writes, const char *earlierVerb,
+                  const Access &earlier, const char *what,
+                  const char *location) const;
+
+  uint64_t size;
+  std::vector<uint64_t> bits;
+  std::vector<Word> words; ///< empty until a race-checked access
+};
+
+/// Device memory tracking for initcheck and racecheck, in Memory.cpp: off
+/// until a module with a kernel compiled with either check is loaded;
+/// allocations made before then have no shadow and are not checked.
+void enableDeviceMemoryShadows();
+/// services->deviceAccess: the access's allocation's shadow, when it has
+/// one (other addresses, host memory and the thread's own stack, are left
+/// alone).
+void deviceAccess(const GPUMemThreadContext *ctx, const BlockEpoch &epoch,
+                  const void *address, int64_t bytes, int32_t flags,
+                  const char *what, const char *location);
+
+} // namespace gpumem::cpu
+
+#endif // GPUMEM_RUNTIME_CPU_DEVICEMEMORYSHADOW_H
