@@ -6,21 +6,21 @@
 // anywhere else: set) and fills; a kernel's read or atomic of a clear byte
 // is an uninitialized read.
 //
-// racecheck: per 4-byte word, the last plain write and read: launch, block
-// run, barrier phase, warp shuffle phase, thread, the bytes of the word it
-// touched and its location. An access conflicts with an earlier one of the
-// same launch on common bytes when that came from another block (blocks of
-// one launch cannot order their plain accesses), or from another thread of
-// the block in the same barrier phase with no shuffle of their warp
-// between. A read after a write, a write after a read or a write after a
-// write that conflict is a race. Reads of the word by several threads in
-// one phase are kept as "several threads", by several blocks as "several
-// blocks" (block 0), so a later write conflicts with all of them. Atomics
-// are not tracked (they race with no one; plain accesses racing with them
-// are not found). Lanes of one warp writing the same bytes are not
-// reported, as on workgroup memory. A word shared by accesses of
-// different bytes keeps only the last one: a race between two of those
-// may be missed, never invented.
+// racecheck: per 4-byte word, the last plain write, plain read and atomic
+// update: launch, block run, barrier phase, warp shuffle phase, thread, the
+// bytes of the word it touched and its location. An access conflicts with an
+// earlier one of the same launch on common bytes when that came from another
+// block (blocks of one launch cannot order their plain accesses), or from
+// another thread of the block in the same barrier phase with no shuffle of
+// their warp between. A read after a write, a write after a read or a write
+// after a write that conflict is a race, and so is an atomic update conflicting
+// with a plain access either way (atomics do not race with each other).
+// Reads (and atomics) of the word by several threads in one phase are kept
+// as "several threads", by several blocks as "several blocks" (block 0),
+// so a later write conflicts with all of them. Lanes of one warp writing the
+// same bytes are not reported, as on workgroup memory. A word shared by
+// accesses of different bytes keeps only the last one: a race between two of
+// those may be missed, never invented.
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemoryShadow.h"
@@ -55,7 +55,7 @@ void DeviceMemoryShadow::copyInitialized(uint64_t offset,
 
 void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
                                     uint64_t byte, const char *kind,
-                                    bool writes, const char *earlierVerb,
+                                    int32_t flags, const char *earlierVerb,
                                     const Access &earlier, const char *what,
                                     const char *location) const {
   std::unique_lock<std::mutex> lock;
@@ -80,15 +80,16 @@ void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
   std::fprintf(stderr,
                "gpumem: sanitizer: %s in kernel '%s', block %s: byte %llu of "
                "device memory of %llu bytes (%s)\n"
-               "  thread %s %s it at %s\n"
-               "  %s %s it at %s, %s\n",
+               "  thread %s %s at %s\n"
+               "  %s %s at %s, %s\n",
                siteKind.c_str(), ctx->kernelName, coords(ctx->blockId).text,
                (unsigned long long)byte, (unsigned long long)size,
                what ? what : "", coords(ctx->threadId).text,
-               writes ? "writes" : "reads", withSource(location).c_str(),
-               who.c_str(), earlierVerb, withSource(earlier.at).c_str(),
-               sameBlock ? "with no barrier between"
-                         : "in another block of the same launch");
+               accessPhrase(flags), withSource(location).c_str(), who.c_str(),
+               earlierVerb, withSource(earlier.at).c_str(),
+               sameBlock            ? "with no barrier between"
+               : earlier.block == 0 ? "in other blocks of the same launch"
+                                    : "in another block of the same launch");
 }
 
 void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
@@ -120,7 +121,7 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
     }
   if (write)
     markWritten(offset, uint64_t(count));
-  if (atomic || !(flags & GPUMEM_SHARED_CHECK_RACES))
+  if (!(flags & GPUMEM_SHARED_CHECK_RACES))
     return;
 
   if (words.empty())
@@ -144,6 +145,20 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
     return earlier.thread < 0 || earlier.thread / GPUMEM_WARP_SIZE != warp ||
            earlier.warpPhase == warpPhase;
   };
+  // Reads (or atomics) of several threads of one phase, or of several
+  // blocks of one launch, are kept as one record that conflicts with all.
+  auto merge = [&](Access &last, Access now) {
+    if (last.launch == epoch.launch && last.block != epoch.block) {
+      now.block = 0;
+      now.thread = -2;
+      now.bytes |= last.bytes;
+    } else if (last.launch == epoch.launch && last.phase == epoch.phase &&
+               last.thread != thread) {
+      now.thread = -2;
+      now.bytes |= last.bytes;
+    }
+    last = now;
+  };
   bool reported = false;
   for (uint64_t w = offset / 4; w * 4 < end; ++w) {
     uint32_t mask = 0;
@@ -153,18 +168,27 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
     Word &word = words[w];
     uint64_t byte = std::max(offset, w * 4);
     if (!reported) {
-      bool sameWarpWrite = write && word.write.block == epoch.block &&
+      bool sameWarpWrite = write && !atomic &&
+                           word.write.block == epoch.block &&
                            word.write.thread >= 0 &&
                            word.write.thread / GPUMEM_WARP_SIZE == warp;
-      if (conflicts(word.write, mask) && !sameWarpWrite) {
-        reportRace(ctx, byte, write ? "write after write" : "read after write",
-                   write, "wrote", word.write, what, location);
-        reported = true;
-      } else if (write && conflicts(word.read, mask)) {
-        reportRace(ctx, byte, "write after read", write, "read", word.read,
-                   what, location);
-        reported = true;
-      }
+      reported = true;
+      if (conflicts(word.write, mask) && !sameWarpWrite)
+        reportRace(ctx, byte,
+                   atomic  ? "atomic after write"
+                   : write ? "write after write"
+                           : "read after write",
+                   flags, "wrote it", word.write, what, location);
+      else if (write && conflicts(word.read, mask))
+        reportRace(ctx, byte, atomic ? "atomic after read" : "write after read",
+                   flags, "read it", word.read, what, location);
+      else if (!atomic && conflicts(word.atomic, mask))
+        // Atomics race with plain accesses only.
+        reportRace(ctx, byte,
+                   write ? "write after atomic" : "read after atomic", flags,
+                   "updated it atomically", word.atomic, what, location);
+      else
+        reported = false;
     }
     Access now;
     now.launch = epoch.launch;
@@ -175,21 +199,11 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
     now.bytes = mask;
     now.blockIndex = linearBlock;
     now.at = location;
-    if (write)
+    if (atomic)
+      merge(word.atomic, now);
+    else if (write)
       word.write = now;
-    if (read) {
-      Access &last = word.read;
-      if (last.launch == epoch.launch && last.block != epoch.block) {
-        // Readers in several blocks of this launch.
-        now.block = 0;
-        now.thread = -2;
-        now.bytes |= last.bytes;
-      } else if (last.launch == epoch.launch && last.phase == epoch.phase &&
-                 last.thread != thread) {
-        now.thread = -2;
-        now.bytes |= last.bytes;
-      }
-      word.read = now;
-    }
+    else
+      merge(word.read, now);
   }
 }

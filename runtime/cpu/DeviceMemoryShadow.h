@@ -15,8 +15,8 @@ namespace gpumem::cpu {
 
 /// One bit per byte: whether anything wrote it (a kernel, a copy, a fill);
 /// and, once a race-checked kernel touches the allocation, per 4-byte word
-/// the last write and read with their launch, block, barrier phase, thread
-/// and location. The caller serializes all calls.
+/// the last plain write, plain read and atomic update with their launch,
+/// block, barrier phase, thread and location. The caller serializes all calls.
 class DeviceMemoryShadow {
 public:
   explicit DeviceMemoryShadow(uint64_t bytes);
@@ -41,14 +41,15 @@ private:
     int64_t blockIndex = 0; ///< linear in the grid, for reports
     const char *at = nullptr;
   };
+  /// A word's last plain write, plain read and atomic update.
   struct Word {
-    Access write, read;
+    Access write, read, atomic;
   };
   bool initialized(uint64_t byte) const {
     return bits[byte / 64] >> (byte % 64) & 1;
   }
   void reportRace(const GPUMemThreadContext *ctx, uint64_t byte,
-                  const char *kind, bool writes, const char *earlierVerb,
+                  const char *kind, int32_t flags, const char *earlierVerb,
                   const Access &earlier, const char *what,
                   const char *location) const;
 

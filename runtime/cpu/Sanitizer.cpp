@@ -19,7 +19,8 @@
 // write), and so is a write to a byte another thread read in the phase
 // (write after read). A completed shuffle orders the accesses of the lanes
 // of its warp like a barrier; two lanes of one warp writing a byte are not
-// reported (warp-synchronous code storing one value). Atomics only mark
+// reported (warp-synchronous code storing one value). Atomics race with
+// plain accesses only: the last atomic update is kept apart. Atomics mark
 // bytes written.
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +145,12 @@ void printHeading(const GPUMemThreadContext *ctx, const std::string &kind,
 
 } // namespace
 
+const char *gpumem::cpu::accessPhrase(int32_t flags) {
+  if (flags & GPUMEM_SHARED_ATOMIC)
+    return "updates it atomically";
+  return flags & GPUMEM_SHARED_WRITE ? "writes it" : "reads it";
+}
+
 Coords gpumem::cpu::threadCoords(int64_t id, const int64_t dims[3]) {
   int64_t v[3] = {id % dims[0], id / dims[0] % dims[1],
                   id / (dims[0] * dims[1])};
@@ -246,25 +253,37 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
                      (long long)k, what ? what : "");
       }
     }
-    if (!reported && !atomic && (flags & GPUMEM_SHARED_CHECK_RACES)) {
+    if (!reported && (flags & GPUMEM_SHARED_CHECK_RACES)) {
       const char *kind = nullptr, *verb = nullptr, *earlierAt = nullptr;
       int32_t other = -1;
       // Lanes of one warp writing the same byte between two shuffles are
       // taken as warp-synchronous code storing one value (upstream's
       // gpu.all_reduce lowering does so): not reported.
-      bool sameWarpWrites = write && b.writer / GPUMEM_WARP_SIZE == warp;
+      bool sameWarpWrites =
+          write && !atomic && b.writer / GPUMEM_WARP_SIZE == warp;
+      bool atomicNow = b.atomicBlock == block && b.atomicPhase == phase &&
+                       b.atomicThread != -1 && b.atomicThread != thread &&
+                       unordered(b.atomicWarp, b.atomicWarpPhase);
       if (writtenNow && b.writer >= 0 && b.writer != thread &&
           !sameWarpWrites &&
           unordered(b.writer / GPUMEM_WARP_SIZE, b.writeWarpPhase)) {
-        kind = write ? "write after write" : "read after write";
-        verb = "wrote";
+        kind = atomic  ? "atomic after write"
+               : write ? "write after write"
+                       : "read after write";
+        verb = "wrote it";
         other = b.writer;
         earlierAt = b.writeAt;
       } else if (write && readNow && b.reader != -1 && b.reader != thread) {
-        kind = "write after read";
-        verb = "read";
+        kind = atomic ? "atomic after read" : "write after read";
+        verb = "read it";
         other = b.reader;
         earlierAt = b.readAt;
+      } else if (!atomic && atomicNow) {
+        // Atomics race with plain accesses only.
+        kind = write ? "write after atomic" : "read after atomic";
+        verb = "updated it atomically";
+        other = b.atomicThread;
+        earlierAt = b.atomicAt;
       }
       if (kind) {
         reported = true;
@@ -278,22 +297,37 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
           std::fprintf(stderr,
                        "gpumem: sanitizer: race (%s) on workgroup memory in "
                        "kernel '%s', block %s: byte %lld (%s)\n"
-                       "  thread %s %s it at %s\n"
-                       "  %s %s it at %s, with no barrier between\n",
+                       "  thread %s %s at %s\n"
+                       "  %s %s at %s, with no barrier between\n",
                        kind, ctx->kernelName, coords(ctx->blockId).text,
                        (long long)k, what ? what : "",
-                       coords(ctx->threadId).text, write ? "writes" : "reads",
+                       coords(ctx->threadId).text, accessPhrase(flags),
                        withSource(location).c_str(), who.c_str(), verb,
                        withSource(earlierAt).c_str());
         }
       }
     }
-    if (write) {
+    if (write && !atomic) {
       b.writeBlock = block;
       b.writePhase = phase;
       b.writeWarpPhase = warpPhase;
-      b.writer = atomic ? -1 : thread;
+      b.writer = thread;
       b.writeAt = location;
+    } else if (atomic) {
+      if (!written) {
+        // Written, for initcheck, by no thread a plain access races with.
+        b.writeBlock = block;
+        b.writePhase = phase;
+        b.writer = -1;
+        b.writeAt = location;
+      }
+      bool atomicNow = b.atomicBlock == block && b.atomicPhase == phase;
+      b.atomicThread = atomicNow && b.atomicThread != thread ? -2 : thread;
+      b.atomicWarp = atomicNow && b.atomicWarp != warp ? -2 : warp;
+      b.atomicBlock = block;
+      b.atomicPhase = phase;
+      b.atomicWarpPhase = warpPhase;
+      b.atomicAt = location;
     }
     if (read && !atomic) {
       b.reader = readNow && b.reader != thread ? -2 : thread;

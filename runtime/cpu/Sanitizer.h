@@ -39,6 +39,9 @@ bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
 std::string withSource(const char *location);
 /// The coordinates of linear thread `id` in blocks of `dims`.
 Coords threadCoords(int64_t id, const int64_t dims[3]);
+/// "reads it", "writes it" or "updates it atomically", for an access with
+/// GPUMemSharedAccess `flags`.
+const char *accessPhrase(int32_t flags);
 /// The calling thread's linear id in its block.
 int32_t linearThreadId(const GPUMemThreadContext *ctx);
 
@@ -103,6 +106,11 @@ private:
     int32_t reader = -1;     ///< -2: several threads
     int32_t readerWarp = -1; ///< -2: threads of several warps
     const char *writeAt = nullptr, *readAt = nullptr;
+    /// The last atomic update in the block: its phase, warp phase, thread
+    /// (-2: several), warp (-2: several) and location.
+    uint32_t atomicBlock = 0, atomicPhase = 0, atomicWarpPhase = 0;
+    int32_t atomicThread = -1, atomicWarp = -1;
+    const char *atomicAt = nullptr;
   };
   std::vector<Byte> bytes;
 };
