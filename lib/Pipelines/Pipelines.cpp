@@ -41,7 +41,8 @@ using namespace mlir;
 static void addOutliningWithHoisting(OpPassManager &pm,
                                      bool dynamicSharedBoundsChecks,
                                      bool lowerAllReduce = true,
-                                     bool sinkConstants = false) {
+                                     bool sinkConstants = false,
+                                     bool recordMemoryCalls = false) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemCheckMemcpySizesPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
@@ -61,7 +62,9 @@ static void addOutliningWithHoisting(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(
         gpumem::createGPUMemInsertDynamicSharedBoundsChecksPass());
   pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
-  pm.addPass(gpumem::createGPUMemRecordLaunchLocationsPass());
+  gpumem::GPUMemRecordLaunchLocationsPassOptions locations;
+  locations.memoryCalls = recordMemoryCalls;
+  pm.addPass(gpumem::createGPUMemRecordLaunchLocationsPass(locations));
 }
 
 /// Device code no target can lower rejected, then host buffers used by
@@ -179,7 +182,11 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
 void gpumem::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
   addHostBuffersToDevice(pm, options.hostBuffers);
-  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks);
+  // The cpu runtime names the source line of a failing copy or free, and
+  // of an allocation in --sanitize's reports.
+  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
+                           /*lowerAllReduce=*/true, /*sinkConstants=*/false,
+                           /*recordMemoryCalls=*/true);
   GPUMemAttachCPUTargetPassOptions target;
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;

@@ -1,6 +1,6 @@
 //===----------------------------------------------------------------------===//
 // The runtimes' fatal error report (see Fatal.h), with the source location
-// of the launch in progress when there is one.
+// of the launch or memory call in progress when there is one.
 //===----------------------------------------------------------------------===//
 
 #include "Fatal.h"
@@ -25,6 +25,8 @@ void gpumem::runtime::fatal(const char *format, ...) {
   va_end(args);
   if (const char *launch = currentLaunchLocation())
     std::fprintf(stderr, "gpumem: note: in the launch at %s\n", launch);
+  else if (const char *call = currentMemoryCallLocation())
+    std::fprintf(stderr, "gpumem: note: at %s\n", call);
   std::fflush(nullptr);
   _exit(1);
 }

@@ -10,7 +10,17 @@
 
 namespace {
 std::atomic<const char *> location{nullptr};
+/// Per thread: host threads allocate and copy independently.
+thread_local const char *memoryCall = nullptr;
 } // namespace
+
+extern "C" void gpumemMemoryCallLocation(const char *where) {
+  memoryCall = where;
+}
+
+const char *gpumem::runtime::currentMemoryCallLocation() { return memoryCall; }
+
+void gpumem::runtime::clearMemoryCallLocation() { memoryCall = nullptr; }
 
 extern "C" void gpumemLaunchLocation(const char *where) {
   location.store(where, std::memory_order_release);

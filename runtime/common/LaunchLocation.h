@@ -2,7 +2,9 @@
 // The source location of the launch a runtime is performing, so that its
 // errors name it. Host code compiled by gpumem calls gpumemLaunchLocation
 // right before each mgpuLaunchKernel (gpumem-record-launch-locations);
-// mgpuLaunchKernel clears it when it returns.
+// mgpuLaunchKernel clears it when it returns. The cpu pipeline also calls
+// gpumemMemoryCallLocation before each gpu.alloc, gpu.dealloc, gpu.memcpy
+// and gpu.memset; the cpu runtime clears that when the call returns.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_COMMON_LAUNCHLOCATION_H
@@ -12,6 +14,9 @@ extern "C" {
 /// Records "file:line:col" of the next launch (a string that outlives it).
 __attribute__((visibility("default"))) void
 gpumemLaunchLocation(const char *location);
+/// Records "file:line:col" of the calling thread's next memory call.
+__attribute__((visibility("default"))) void
+gpumemMemoryCallLocation(const char *location);
 }
 
 namespace gpumem::runtime {
@@ -20,6 +25,10 @@ namespace gpumem::runtime {
 const char *currentLaunchLocation();
 /// Forgets it: the launch is over.
 void clearLaunchLocation();
+/// The calling thread's memory call in progress, or null.
+const char *currentMemoryCallLocation();
+/// Forgets it: the call is over.
+void clearMemoryCallLocation();
 
 } // namespace gpumem::runtime
 

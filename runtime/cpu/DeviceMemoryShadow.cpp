@@ -31,8 +31,14 @@
 
 using namespace gpumem::cpu;
 
-DeviceMemoryShadow::DeviceMemoryShadow(uint64_t bytes)
-    : size(bytes), bits((bytes + 63) / 64, 0) {}
+DeviceMemoryShadow::DeviceMemoryShadow(uint64_t bytes, const char *allocatedAt)
+    : size(bytes), allocatedAt(allocatedAt), bits((bytes + 63) / 64, 0) {}
+
+std::string DeviceMemoryShadow::allocationLine() const {
+  if (!allocatedAt)
+    return "";
+  return "  allocated at " + withSource(allocatedAt) + "\n";
+}
 
 void DeviceMemoryShadow::markWritten(uint64_t offset, uint64_t count) {
   for (uint64_t k = offset; k < offset + count && k < size; ++k)
@@ -81,7 +87,7 @@ void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
                "gpumem: sanitizer: %s in kernel '%s', block %s: byte %llu of "
                "device memory of %llu bytes (%s)\n"
                "  thread %s %s at %s\n"
-               "  %s %s at %s, %s\n",
+               "  %s %s at %s, %s\n%s",
                siteKind.c_str(), ctx->kernelName, coords(ctx->blockId).text,
                (unsigned long long)byte, (unsigned long long)size,
                what ? what : "", coords(ctx->threadId).text,
@@ -89,7 +95,8 @@ void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
                earlierVerb, withSource(earlier.at).c_str(),
                sameBlock            ? "with no barrier between"
                : earlier.block == 0 ? "in other blocks of the same launch"
-                                    : "in another block of the same launch");
+                                    : "in another block of the same launch",
+               allocationLine().c_str());
 }
 
 void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
@@ -111,11 +118,11 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
         std::fprintf(stderr,
                      "gpumem: sanitizer: %s in kernel '%s', block %s thread "
                      "%s\n  at %s\n  byte %llu of device memory of %llu bytes "
-                     "(%s), which nothing wrote (no kernel, copy or fill)\n",
+                     "(%s), which nothing wrote (no kernel, copy or fill)\n%s",
                      kind, ctx->kernelName, coords(ctx->blockId).text,
                      coords(ctx->threadId).text, withSource(location).c_str(),
                      (unsigned long long)k, (unsigned long long)size,
-                     what ? what : "");
+                     what ? what : "", allocationLine().c_str());
       }
       break;
     }

@@ -9,6 +9,7 @@
 #include "Sanitizer.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpumem::cpu {
@@ -19,7 +20,8 @@ namespace gpumem::cpu {
 /// block, barrier phase, thread and location. The caller serializes all calls.
 class DeviceMemoryShadow {
 public:
-  explicit DeviceMemoryShadow(uint64_t bytes);
+  /// `allocatedAt`: the gpu.alloc's "file:line:col", or null.
+  DeviceMemoryShadow(uint64_t bytes, const char *allocatedAt);
   /// Bytes [offset, offset + count) were written outside kernels.
   void markWritten(uint64_t offset, uint64_t count);
   /// A copy from `source` at `sourceOffset`: the bytes are as initialized
@@ -53,7 +55,11 @@ private:
                   const Access &earlier, const char *what,
                   const char *location) const;
 
+  /// "  allocated at LOCATION: source line\n", or "" when unknown.
+  std::string allocationLine() const;
+
   uint64_t size;
+  const char *allocatedAt;
   std::vector<uint64_t> bits;
   std::vector<Word> words; ///< empty until a race-checked access
 };

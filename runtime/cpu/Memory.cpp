@@ -26,6 +26,7 @@
 
 #include "CPURuntime.h"
 #include "DeviceMemoryShadow.h"
+#include "LaunchLocation.h"
 #include "MemoryHintChecks.h"
 #include "Sanitizer.h"
 #include "Support.h"
@@ -160,6 +161,12 @@ void checkNotFreed(const char *call, const char *role, const void *address) {
           (unsigned long long)bytes);
 }
 
+/// Forgets the location host code gave for the memory call when the call
+/// returns (gpumemMemoryCallLocation).
+struct MemoryCallScope {
+  ~MemoryCallScope() { gpumem::runtime::clearMemoryCallLocation(); }
+};
+
 /// A stream or an event. Both are the same type so that a handle passed to
 /// the other kind's functions is still destroyed correctly.
 struct Token {
@@ -170,6 +177,7 @@ struct Token {
 
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                               bool isHostShared) {
+  MemoryCallScope scope;
   // aligned_alloc wants a multiple of the alignment; a zero-byte allocation
   // still gets a unique pointer.
   uint64_t rounded = alignTo(sizeBytes ? sizeBytes : 1, memoryAlignment);
@@ -184,12 +192,13 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   std::lock_guard<std::mutex> lock(all.mutex);
   all.live[uintptr_t(ptr)] = sizeBytes;
   if (all.shadowing && !isHostShared)
-    all.shadows[uintptr_t(ptr)] =
-        std::make_unique<DeviceMemoryShadow>(sizeBytes);
+    all.shadows[uintptr_t(ptr)] = std::make_unique<DeviceMemoryShadow>(
+        sizeBytes, gpumem::runtime::currentMemoryCallLocation());
   return ptr;
 }
 
 extern "C" void mgpuMemFree(void *ptr, void *stream) {
+  MemoryCallScope scope;
   if (!ptr)
     return;
   Allocations &all = allocations();
@@ -226,6 +235,7 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
 
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            void *stream) {
+  MemoryCallScope scope;
   if (!sizeBytes)
     return;
   checkNotFreed("mgpuMemcpy", "source", src);
@@ -241,6 +251,7 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
 
 extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
                              void *stream) {
+  MemoryCallScope scope;
   auto *elements = static_cast<uint32_t *>(dst);
   for (size_t i = 0; i < count; ++i)
     elements[i] = value;
@@ -249,6 +260,7 @@ extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
 
 extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              void *stream) {
+  MemoryCallScope scope;
   auto *elements = static_cast<uint16_t *>(dst);
   for (size_t i = 0; i < count; ++i)
     elements[i] = value;

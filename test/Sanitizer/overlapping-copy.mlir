@@ -3,6 +3,7 @@
 // CUDA: the result depends on the copy's direction).
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s
 // CHECK: gpumem: error: mgpuMemcpy: the 28 bytes copied from 0x{{[0-9a-f]+}} to 0x{{[0-9a-f]+}} overlap (a copy within one buffer needs a buffer in between)
+// CHECK-NEXT: gpumem: note: at {{.*}}overlapping-copy.mlir:13:3
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index

@@ -31,9 +31,11 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: race (atomic after read) on device memory in kernel 'main_kernel', block (1,0,0): byte 0 of device memory of 4 bytes (atomic update of memref<1xf32>)
 // CHECK-NEXT:   thread (0,0,0) updates it atomically at {{.*}}race-atomic-total-read.mlir:19:14: %old = memref.atomic_rmw addf %part, %total[%c0] : (f32, memref<1xf32>) -> f32
 // CHECK-NEXT:   thread (0,0,0) of block (0,0,0) read it at {{.*}}race-atomic-total-read.mlir:22:14: %all = memref.load %total[%c0] : memref<1xf32>, in another block of the same launch
+// CHECK-NEXT:   allocated at {{.*}}race-atomic-total-read.mlir:10:12: %total = gpu.alloc () : memref<1xf32>
 // CHECK-NEXT: gpumem: sanitizer: race (read after atomic) on device memory in kernel 'main_kernel', block (1,0,0): byte 0 of device memory of 4 bytes (load from memref<1xf32>)
 // CHECK-NEXT:   thread (0,0,0) reads it at {{.*}}race-atomic-total-read.mlir:22:14: %all = memref.load %total[%c0] : memref<1xf32>
 // CHECK-NEXT:   several blocks updated it atomically at {{.*}}race-atomic-total-read.mlir:19:14: %old = memref.atomic_rmw addf %part, %total[%c0] : (f32, memref<1xf32>) -> f32, in other blocks of the same launch
+// CHECK-NEXT:   allocated at {{.*}}race-atomic-total-read.mlir:10:12: %total = gpu.alloc () : memref<1xf32>
 // CHECK-NEXT: gpumem: sanitizer: the race (atomic after read) on device memory at {{.*}}race-atomic-total-read.mlir:19:14 happened 2 times
 // CHECK-NEXT: gpumem: sanitizer: the race (read after atomic) on device memory at {{.*}}race-atomic-total-read.mlir:22:14 happened 2 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 4 errors

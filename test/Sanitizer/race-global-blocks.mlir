@@ -31,9 +31,11 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: race (read after write) on device memory in kernel 'main_kernel', block (1,0,0): byte 0 of device memory of 4 bytes (load from memref<1xi32>)
 // CHECK-NEXT:   thread (0,0,0) reads it at {{.*}}race-global-blocks.mlir:17:14: %old = memref.load %total[%c0] : memref<1xi32>
 // CHECK-NEXT:   thread (0,0,0) of block (0,0,0) wrote it at {{.*}}race-global-blocks.mlir:20:7: memref.store %new, %total[%c0] : memref<1xi32>, in another block of the same launch
+// CHECK-NEXT:   allocated at {{.*}}race-global-blocks.mlir:10:12: %total = gpu.alloc () : memref<1xi32>
 // CHECK-NEXT: gpumem: sanitizer: race (write after write) on device memory in kernel 'main_kernel', block (1,0,0): byte 0 of device memory of 4 bytes (store to memref<1xi32>)
 // CHECK-NEXT:   thread (0,0,0) writes it at {{.*}}race-global-blocks.mlir:20:7: memref.store %new, %total[%c0] : memref<1xi32>
 // CHECK-NEXT:   thread (0,0,0) of block (0,0,0) wrote it at {{.*}}race-global-blocks.mlir:20:7: memref.store %new, %total[%c0] : memref<1xi32>, in another block of the same launch
+// CHECK-NEXT:   allocated at {{.*}}race-global-blocks.mlir:10:12: %total = gpu.alloc () : memref<1xi32>
 // CHECK-NEXT: 128
 // CHECK-NEXT: gpumem: sanitizer: the race (read after write) on device memory at {{.*}}race-global-blocks.mlir:17:14 happened 3 times
 // CHECK-NEXT: gpumem: sanitizer: the race (write after write) on device memory at {{.*}}race-global-blocks.mlir:20:7 happened 3 times

@@ -30,9 +30,11 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: race (write after read) on device memory in kernel 'main_kernel', block (0,0,0): byte 4 of device memory of 512 bytes (store to memref<128xf32>)
 // CHECK-NEXT:   thread (1,0,0) writes it at {{.*}}race-global-scratch.mlir:18:5: memref.store %f, %scratch[%i] : memref<128xf32>
 // CHECK-NEXT:   thread (0,0,0) read it at {{.*}}race-global-scratch.mlir:23:10: %g = memref.load %scratch[%j] : memref<128xf32>, with no barrier between
+// CHECK-NEXT:   allocated at {{.*}}race-global-scratch.mlir:10:14: %scratch = gpu.alloc () : memref<128xf32>
 // CHECK-NEXT: gpumem: sanitizer: race (read after write) on device memory in kernel 'main_kernel', block (0,0,0): byte 0 of device memory of 512 bytes (load from memref<128xf32>)
 // CHECK-NEXT:   thread (63,0,0) reads it at {{.*}}race-global-scratch.mlir:23:10: %g = memref.load %scratch[%j] : memref<128xf32>
 // CHECK-NEXT:   thread (0,0,0) wrote it at {{.*}}race-global-scratch.mlir:18:5: memref.store %f, %scratch[%i] : memref<128xf32>, with no barrier between
+// CHECK-NEXT:   allocated at {{.*}}race-global-scratch.mlir:10:14: %scratch = gpu.alloc () : memref<128xf32>
 // CHECK-NEXT: gpumem: sanitizer: the race (write after read) on device memory at {{.*}}race-global-scratch.mlir:18:5 happened 126 times
 // CHECK-NEXT: gpumem: sanitizer: the race (read after write) on device memory at {{.*}}race-global-scratch.mlir:23:10 happened 2 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 128 errors

@@ -29,5 +29,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: uninitialized read of device memory in kernel 'main_kernel', block (0,0,0) thread (0,0,0)
 // CHECK-NEXT:   at {{.*}}uninit-device-copy-forgotten.mlir:20:10: %y = memref.load %b[%tx] : memref<64xf32>
 // CHECK-NEXT:   byte 0 of device memory of 256 bytes (load from memref<64xf32>), which nothing wrote (no kernel, copy or fill)
+// CHECK-NEXT:   allocated at {{.*}}uninit-device-copy-forgotten.mlir:13:8: %b = gpu.alloc () : memref<64xf32>
 // CHECK-NEXT: gpumem: sanitizer: the uninitialized read of device memory at {{.*}}uninit-device-copy-forgotten.mlir:20:10 happened 64 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 64 errors

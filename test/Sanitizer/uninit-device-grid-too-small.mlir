@@ -35,5 +35,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: uninitialized read of device memory in kernel 'main_kernel', block (2,0,0) thread (0,0,0)
 // CHECK-NEXT:   at {{.*}}uninit-device-grid-too-small.mlir:27:10: %v = memref.load %copy[%i] : memref<128xf32>
 // CHECK-NEXT:   byte 256 of device memory of 512 bytes (load from memref<128xf32>), which nothing wrote (no kernel, copy or fill)
+// CHECK-NEXT:   allocated at {{.*}}uninit-device-grid-too-small.mlir:10:11: %copy = gpu.alloc () : memref<128xf32>
 // CHECK-NEXT: gpumem: sanitizer: the uninitialized read of device memory at {{.*}}uninit-device-grid-too-small.mlir:27:10 happened 64 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 64 errors

@@ -4,6 +4,7 @@
 // the copy cannot read a newer buffer by chance.
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s
 // CHECK: gpumem: error: mgpuMemcpy: the source 0x{{[0-9a-f]+}} is 0 bytes into device memory of 32 bytes that was freed (use after free)
+// CHECK-NEXT: gpumem: note: at {{.*}}use-after-free-copy.mlir:21:3
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
