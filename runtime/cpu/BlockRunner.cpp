@@ -176,6 +176,7 @@ BlockRunner::~BlockRunner() {
 
 void BlockRunner::prepare(const LaunchInfo &info) {
   checkedPointers.clear();
+  deviceRange = ShadowedRange();
   launch = &info;
   size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
   if (arenaBytes > arenaCapacity || !arena) {
@@ -776,7 +777,12 @@ void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
 void BlockRunner::deviceAccess(GPUMemThreadContext *ctx, const void *address,
                                int64_t bytes, int32_t flags, const char *what,
                                const char *location) {
-  gpumem::cpu::deviceAccess(ctx, epoch, address, bytes, flags, what, location);
+  if (!deviceRange.holds(address))
+    deviceRange = findShadowedRange(address);
+  if (deviceRange.shadow)
+    deviceRange.shadow->access(ctx, epoch,
+                               uintptr_t(address) - deviceRange.start, bytes,
+                               flags, what, location);
 }
 
 void BlockRunner::reportFault(int signal, const void *address) const {

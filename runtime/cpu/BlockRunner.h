@@ -5,6 +5,7 @@
 #ifndef GPUMEM_RUNTIME_CPU_BLOCKRUNNER_H
 #define GPUMEM_RUNTIME_CPU_BLOCKRUNNER_H
 
+#include "DeviceMemoryShadow.h"
 #include "FiberSanitizer.h"
 #include "FiberStacks.h"
 #include "Launch.h"
@@ -186,6 +187,8 @@ private:
   SharedMemoryShadow shadow;
   /// The running block's place in time, for racecheck.
   BlockEpoch epoch;
+  /// The addresses deviceAccess saw last in this launch, and their shadow.
+  ShadowedRange deviceRange;
   /// Kernel argument pointers argumentCheck looked up in this launch.
   std::vector<const void *> checkedPointers;
   size_t arenaCapacity = 0;

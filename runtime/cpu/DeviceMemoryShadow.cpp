@@ -40,9 +40,29 @@ std::string DeviceMemoryShadow::allocationLine() const {
   return "  allocated at " + withSource(allocatedAt) + "\n";
 }
 
+/// The bits of [begin, end) in the 64-bit word `w` of a bitmap.
+static uint64_t bitsOf(uint64_t w, uint64_t begin, uint64_t end) {
+  uint64_t low = std::max(begin, w * 64) - w * 64;
+  uint64_t high = std::min(end, w * 64 + 64) - w * 64;
+  uint64_t upto = high == 64 ? ~uint64_t(0) : (uint64_t(1) << high) - 1;
+  return upto & ~((uint64_t(1) << low) - 1);
+}
+
 void DeviceMemoryShadow::markWritten(uint64_t offset, uint64_t count) {
-  for (uint64_t k = offset; k < offset + count && k < size; ++k)
-    bits[k / 64] |= uint64_t(1) << (k % 64);
+  uint64_t end = std::min(offset + count, size);
+  for (uint64_t w = offset / 64; w * 64 < end; ++w)
+    __atomic_fetch_or(&bits[w], bitsOf(w, offset, end), __ATOMIC_RELAXED);
+}
+
+uint64_t DeviceMemoryShadow::firstUnwritten(uint64_t begin,
+                                            uint64_t end) const {
+  for (uint64_t w = begin / 64; w * 64 < end; ++w) {
+    uint64_t want = bitsOf(w, begin, end);
+    uint64_t absent = want & ~__atomic_load_n(&bits[w], __ATOMIC_RELAXED);
+    if (absent)
+      return w * 64 + uint64_t(__builtin_ctzll(absent));
+  }
+  return end;
 }
 
 void DeviceMemoryShadow::copyInitialized(uint64_t offset,
@@ -108,10 +128,12 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
   bool read = flags & GPUMEM_SHARED_READ, write = flags & GPUMEM_SHARED_WRITE;
   bool atomic = flags & GPUMEM_SHARED_ATOMIC;
   uint64_t end = offset + uint64_t(count);
-  if (read && (flags & GPUMEM_SHARED_CHECK_INIT))
-    for (uint64_t k = offset; k < end; ++k) {
-      if (initialized(k))
-        continue;
+  uint64_t missing = read && (flags & GPUMEM_SHARED_CHECK_INIT)
+                         ? firstUnwritten(offset, end)
+                         : end;
+  if (missing != end) {
+    uint64_t k = missing;
+    {
       std::unique_lock<std::mutex> lock;
       const char *kind = "uninitialized read of device memory";
       if (firstAtSite(lock, kind, location)) {
@@ -124,15 +146,22 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
                      (unsigned long long)k, (unsigned long long)size,
                      what ? what : "", allocationLine().c_str());
       }
-      break;
     }
+  }
   if (write)
     markWritten(offset, uint64_t(count));
   if (!(flags & GPUMEM_SHARED_CHECK_RACES))
     return;
 
-  if (words.empty())
-    words.resize((size + 3) / 4);
+  std::call_once(wordsMade, [&] { words.resize((size + 3) / 4); });
+  // The 4 KiB stripes of the first and last byte, in order (an access is
+  // at most a vector: it spans two at most).
+  unsigned first = unsigned(offset >> 12) % kStripes,
+           last = unsigned((end - 1) >> 12) % kStripes;
+  std::unique_lock<std::mutex> lockFirst(stripes[std::min(first, last)]);
+  std::unique_lock<std::mutex> lockLast;
+  if (first != last)
+    lockLast = std::unique_lock<std::mutex>(stripes[std::max(first, last)]);
   int32_t thread = linearThreadId(ctx);
   int32_t warp = thread / GPUMEM_WARP_SIZE;
   uint32_t warpPhase = epoch.warpPhase(uint32_t(warp));

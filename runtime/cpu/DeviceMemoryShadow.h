@@ -9,6 +9,8 @@
 #include "Sanitizer.h"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,9 @@ namespace gpumem::cpu {
 /// One bit per byte: whether anything wrote it (a kernel, a copy, a fill);
 /// and, once a race-checked kernel touches the allocation, per 4-byte word
 /// the last plain write, plain read and atomic update with their launch,
-/// block, barrier phase, thread and location. The caller serializes all calls.
+/// block, barrier phase, thread and location. Workers set and read the bits
+/// atomically and lock stripes of 4 KiB for the words; copies and fills
+/// run between launches.
 class DeviceMemoryShadow {
 public:
   /// `allocatedAt`: the gpu.alloc's "file:line:col", or null.
@@ -50,6 +54,8 @@ private:
   bool initialized(uint64_t byte) const {
     return bits[byte / 64] >> (byte % 64) & 1;
   }
+  /// The first byte of [begin, end) nothing wrote, or `end`.
+  uint64_t firstUnwritten(uint64_t begin, uint64_t end) const;
   void reportRace(const GPUMemThreadContext *ctx, uint64_t byte,
                   const char *kind, int32_t flags, const char *earlierVerb,
                   const Access &earlier, const char *what,
@@ -58,22 +64,33 @@ private:
   /// "  allocated at LOCATION: source line\n", or "" when unknown.
   std::string allocationLine() const;
 
+  static constexpr unsigned kStripes = 16;
+  std::mutex stripes[kStripes];
   uint64_t size;
   const char *allocatedAt;
   std::vector<uint64_t> bits;
   std::vector<Word> words; ///< empty until a race-checked access
+  std::once_flag wordsMade;
 };
 
 /// Device memory tracking for initcheck and racecheck, in Memory.cpp: off
 /// until a module with a kernel compiled with either check is loaded;
 /// allocations made before then have no shadow and are not checked.
 void enableDeviceMemoryShadows();
-/// services->deviceAccess: the access's allocation's shadow, when it has
-/// one (other addresses, host memory and the thread's own stack, are left
-/// alone).
-void deviceAccess(const GPUMemThreadContext *ctx, const BlockEpoch &epoch,
-                  const void *address, int64_t bytes, int32_t flags,
-                  const char *what, const char *location);
+/// Addresses [start, start + bytes) and their shadow: an allocation of
+/// device memory, or (shadow null) one without a shadow, or the gap
+/// between two allocations (host memory, stacks) that holds the address.
+struct ShadowedRange {
+  uintptr_t start = 0;
+  uint64_t bytes = 0;
+  std::shared_ptr<DeviceMemoryShadow> shadow;
+  bool holds(const void *address) const {
+    return uintptr_t(address) - start < bytes;
+  }
+};
+/// The range holding `address`; a worker keeps it for the rest of a
+/// launch (allocations change only between launches).
+ShadowedRange findShadowedRange(const void *address);
 
 } // namespace gpumem::cpu
 

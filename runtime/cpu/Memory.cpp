@@ -21,7 +21,8 @@
 // Once a module compiled with --sanitize's initcheck or racecheck is
 // loaded, each new allocation of device memory (not host-shared) gets a
 // DeviceMemoryShadow: copies and fills into it mark bytes written, and
-// kernels' accesses consult it under the allocations' mutex.
+// each worker looks up the allocation (or the gap between allocations) a
+// kernel's access falls in once per launch and range (findShadowedRange).
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntime.h"
@@ -52,7 +53,7 @@ struct Allocations {
   std::map<uintptr_t, uint64_t> live;
   std::deque<std::pair<uintptr_t, uint64_t>> freed; ///< newest last
   /// Shadows of live device allocations, by start (--sanitize).
-  std::map<uintptr_t, std::unique_ptr<DeviceMemoryShadow>> shadows;
+  std::map<uintptr_t, std::shared_ptr<DeviceMemoryShadow>> shadows;
   std::atomic<bool> shadowing{false};
   uint64_t freedBytes = 0;
   static constexpr size_t freedKept = 4096;
@@ -125,15 +126,25 @@ void gpumem::cpu::enableDeviceMemoryShadows() {
   allocations().shadowing = true;
 }
 
-void gpumem::cpu::deviceAccess(const GPUMemThreadContext *ctx,
-                               const BlockEpoch &epoch, const void *address,
-                               int64_t bytes, int32_t flags, const char *what,
-                               const char *location) {
+ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
   Allocations &all = allocations();
   std::lock_guard<std::mutex> lock(all.mutex);
-  uint64_t offset;
-  if (DeviceMemoryShadow *shadow = shadowOf(all, address, offset))
-    shadow->access(ctx, epoch, offset, bytes, flags, what, location);
+  uintptr_t at = uintptr_t(address);
+  std::pair<uintptr_t, uint64_t> found;
+  if (liveAllocation(all, at, found)) {
+    auto it = all.shadows.find(found.first);
+    return {found.first, std::max<uint64_t>(found.second, 1),
+            it == all.shadows.end() ? nullptr : it->second};
+  }
+  // The gap between the allocations around the address.
+  auto next = all.live.upper_bound(at);
+  uintptr_t end = next == all.live.end() ? UINTPTR_MAX : next->first;
+  uintptr_t start = 0;
+  if (next != all.live.begin()) {
+    auto previous = std::prev(next);
+    start = previous->first + std::max<uint64_t>(previous->second, 1);
+  }
+  return {start, end - start, nullptr};
 }
 
 bool gpumem::cpu::findFreedDeviceMemory(const void *address, uint64_t &start,
@@ -192,7 +203,7 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   std::lock_guard<std::mutex> lock(all.mutex);
   all.live[uintptr_t(ptr)] = sizeBytes;
   if (all.shadowing && !isHostShared)
-    all.shadows[uintptr_t(ptr)] = std::make_unique<DeviceMemoryShadow>(
+    all.shadows[uintptr_t(ptr)] = std::make_shared<DeviceMemoryShadow>(
         sizeBytes, gpumem::runtime::currentMemoryCallLocation());
   return ptr;
 }
