@@ -131,9 +131,11 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
 static void addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers,
                            bool boundsChecks, StringRef chip,
                            StringRef features, StringRef format,
-                           StringRef toolkit, unsigned optLevel) {
+                           StringRef toolkit, unsigned optLevel,
+                           bool recordMemoryCalls = false) {
   addHostBuffersToDevice(pm, hostBuffers);
-  addOutliningWithHoisting(pm, boundsChecks);
+  addOutliningWithHoisting(pm, boundsChecks, /*lowerAllReduce=*/true,
+                           /*sinkConstants=*/false, recordMemoryCalls);
   gpumem::GPUMemMoveLargeSharedToDynamicPassOptions large;
   large.chip = chip.str();
   pm.addPass(gpumem::createGPUMemMoveLargeSharedToDynamicPass(large));
@@ -166,12 +168,21 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
                                   const CudaEmuPipelineOptions &options) {
   // No PTX is made: the target attribute only carries the chip and the
   // features through the NVVM lowering, and no ptxas is needed.
+  // The cpu runtime names the source line of a failing copy or free.
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
-                 options.chip, options.features, "isa", "", 3);
+                 options.chip, options.features, "isa", "", 3,
+                 /*recordMemoryCalls=*/true);
   addNVVMDeviceLowering(pm, options.omitPass);
   GPUMemLowerNVVMToCPUPassOptions lowering;
   lowering.coroutines = options.coroutines;
+  lowering.sanitize = options.sanitize;
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerNVVMToCPUPass(lowering));
+  if (!options.sanitize.empty()) {
+    GPUMemSanitizeNVVMAccessesPassOptions sanitize;
+    sanitize.checks = options.sanitize;
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createGPUMemSanitizeNVVMAccessesPass(sanitize));
+  }
   GPUMemAttachCPUTargetPassOptions target;
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;

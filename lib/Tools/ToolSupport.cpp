@@ -218,8 +218,9 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   std::string sanitize = options.sanitize.getValue();
   if (options.sanitize.getNumOccurrences() && sanitize.empty())
     sanitize = "memcheck,racecheck,initcheck,synccheck";
-  if (!sanitize.empty() && target != Target::CPU) {
-    llvm::errs() << "error: --sanitize runs on the cpu target, not "
+  if (!sanitize.empty() && target != Target::CPU && target != Target::CUDAEmu) {
+    llvm::errs() << "error: --sanitize runs on the cpu and cuda-emu targets, "
+                    "not "
                  << targetName(target) << "; use --target=cpu\n";
     return failure();
   }
@@ -246,6 +247,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
     if (!chip.empty())
       emuOptions.chip = chip.str();
     emuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
+    emuOptions.sanitize = sanitize;
     setShared(emuOptions);
     buildCudaEmuPipeline(pm, emuOptions);
   } else {

@@ -150,6 +150,13 @@ void deviceAccessService(GPUMemThreadContext *ctx, const void *address,
       ->deviceAccess(ctx, address, bytes, flags, what, location);
 }
 
+void addressAccessService(GPUMemThreadContext *ctx, const void *address,
+                          int64_t bytes, int32_t flags, const char *what,
+                          const char *location) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->addressAccess(ctx, address, bytes, flags, what, location);
+}
+
 void sharedAccessService(GPUMemThreadContext *ctx, const void *address,
                          int64_t bytes, int32_t flags, const char *what,
                          const char *location) {
@@ -162,7 +169,7 @@ constexpr GPUMemRuntimeServices services = {
     barrierSyncService,       warpSyncService,       cudaVprintf,
     cudaAssertFail,           coroutineFrameService, warpSyncResultService,
     coroutineReturnedService, accessErrorService,    sharedAccessService,
-    argumentCheckService,     deviceAccessService};
+    argumentCheckService,     deviceAccessService,   addressAccessService};
 
 } // namespace
 
@@ -183,8 +190,10 @@ void BlockRunner::prepare(const LaunchInfo &info) {
     std::free(arena);
     arenaCapacity = alignTo(std::max<size_t>(arenaBytes, GPUMEM_ARENA_ALIGNMENT),
                             GPUMEM_ARENA_ALIGNMENT);
-    arena = static_cast<char *>(
-        std::aligned_alloc(GPUMEM_ARENA_ALIGNMENT, arenaCapacity));
+    // A redzone after the capacity: an access a little past the block's
+    // shared memory lands in the arena, where --sanitize finds it.
+    arena = static_cast<char *>(std::aligned_alloc(
+        GPUMEM_ARENA_ALIGNMENT, arenaCapacity + kArenaRedzone));
     if (!arena)
       fatal("kernel '%s': out of memory allocating %zu bytes of workgroup "
             "memory",
@@ -339,19 +348,34 @@ void BlockRunner::runBarrierCoroutines() {
       ctx.barrierAt = nullptr;
       if (nextQueue.empty())
         at = here;
-      else if (here != at && !sameLocation(here, at))
-        fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
-              "waits there while %zu threads wait at %s",
-              ctx.kernelName, locationOr(here), coords(ctx.threadId).text,
-              coords(ctx.blockId).text, nextQueue.size(), locationOr(at));
+      else if (here != at && !sameLocation(here, at)) {
+        if (!syncCheck())
+          fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
+                "waits there while %zu threads wait at %s",
+                ctx.kernelName, locationOr(here), coords(ctx.threadId).text,
+                coords(ctx.blockId).text, nextQueue.size(), locationOr(at));
+        // synccheck: reported, and both are the block's one barrier.
+        reportSyncError(
+            &ctx, "divergent barrier", here,
+            "the thread waits here while " + std::to_string(nextQueue.size()) +
+                (nextQueue.size() == 1 ? " thread of the block waits at "
+                                       : " threads of the block wait at ") +
+                locationOr(at));
+      }
       nextQueue.push_back(index);
     }
     if (returned != UINT32_MAX && !nextQueue.empty()) {
       const GPUMemThreadContext &ctx = contexts[returned];
-      fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
-            "returned from the kernel while %zu threads wait there",
-            ctx.kernelName, locationOr(at), coords(ctx.threadId).text,
-            coords(ctx.blockId).text, nextQueue.size());
+      if (!syncCheck())
+        fatal("kernel '%s': divergent barrier at %s: thread %s of block %s "
+              "returned from the kernel while %zu threads wait there",
+              ctx.kernelName, locationOr(at), coords(ctx.threadId).text,
+              coords(ctx.blockId).text, nextQueue.size());
+      reportSyncError(&contexts[nextQueue.front()], "divergent barrier", at,
+                      std::string("thread ") + coords(ctx.threadId).text +
+                          " returned from the kernel while " +
+                          std::to_string(nextQueue.size()) +
+                          " threads wait here");
     }
     epoch.barrier();
     runQueue.swap(nextQueue);
@@ -783,6 +807,64 @@ void BlockRunner::deviceAccess(GPUMemThreadContext *ctx, const void *address,
     deviceRange.shadow->access(ctx, epoch,
                                uintptr_t(address) - deviceRange.start, bytes,
                                flags, what, location);
+}
+
+void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
+                                int64_t bytes, int32_t flags, const char *what,
+                                const char *location) {
+  uintptr_t at = uintptr_t(address);
+  bool bounds = flags & GPUMEM_ACCESS_CHECK_BOUNDS;
+  // The block's shared memory, and the rest of the arena after it.
+  uint64_t shared = uint64_t(launch->staticBytes + launch->dynamicBytes);
+  if (at - uintptr_t(arena) < arenaCapacity + kArenaRedzone) {
+    uint64_t offset = at - uintptr_t(arena);
+    if (offset + uint64_t(bytes) > shared) {
+      if (bounds)
+        reportAddressError(ctx, "out-of-bounds", what, location,
+                           "byte " + std::to_string(offset) +
+                               " of the block's shared memory, which has " +
+                               std::to_string(shared) + " bytes");
+      return;
+    }
+    if (flags & (GPUMEM_SHARED_CHECK_RACES | GPUMEM_SHARED_CHECK_INIT)) {
+      shadow.prepare(size_t(shared));
+      shadow.access(ctx, epoch, arena, address, bytes, flags, what, location);
+    }
+    return;
+  }
+  if (!deviceRange.holds(address))
+    deviceRange = findShadowedRange(address);
+  const ShadowedRange &range = deviceRange;
+  uint64_t offset = at - range.allocation;
+  std::string allocation =
+      "device memory of " + std::to_string(range.allocationBytes) + " bytes" +
+      (range.allocatedAt ? " allocated at " + withSource(range.allocatedAt)
+                         : std::string());
+  switch (range.kind) {
+  case ShadowedRange::Gap:
+    return;
+  case ShadowedRange::Redzone:
+    if (bounds)
+      reportAddressError(ctx, "out-of-bounds", what, location,
+                         std::to_string(offset - range.allocationBytes) +
+                             " bytes after the end of " + allocation);
+    return;
+  case ShadowedRange::Freed:
+    if (bounds)
+      reportAddressError(ctx, "use after free", what, location,
+                         "byte " + std::to_string(offset) + " of " +
+                             allocation + ", which was freed");
+    return;
+  case ShadowedRange::Allocation:
+    if (bounds && offset + uint64_t(bytes) > range.allocationBytes)
+      reportAddressError(ctx, "out-of-bounds", what, location,
+                         "bytes " + std::to_string(offset) + ".." +
+                             std::to_string(offset + uint64_t(bytes) - 1) +
+                             " of " + allocation);
+    else if (range.shadow)
+      range.shadow->access(ctx, epoch, offset, bytes, flags, what, location);
+    return;
+  }
 }
 
 void BlockRunner::reportFault(int signal, const void *address) const {

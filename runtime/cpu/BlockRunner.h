@@ -74,6 +74,11 @@ public:
                     int64_t bytes, int32_t flags, const char *what,
                     const char *location);
 
+  /// services->addressAccess (--sanitize on cuda-emu).
+  void addressAccess(GPUMemThreadContext *ctx, const void *address,
+                     int64_t bytes, int32_t flags, const char *what,
+                     const char *location);
+
   /// services->sharedAccess (--sanitize's racecheck and initcheck).
   void sharedAccess(GPUMemThreadContext *ctx, const void *address,
                     int64_t bytes, int32_t flags, const char *what,
@@ -181,6 +186,8 @@ private:
                                    const char *location) const;
 
   const LaunchInfo *launch = nullptr;
+  /// Bytes after the arena's capacity that no block uses.
+  static constexpr size_t kArenaRedzone = 1024;
   char *arena = nullptr;
   /// What --sanitize knows of the arena's bytes; sized by the first
   /// instrumented access.

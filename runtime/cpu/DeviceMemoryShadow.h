@@ -77,13 +77,19 @@ private:
 /// until a module with a kernel compiled with either check is loaded;
 /// allocations made before then have no shadow and are not checked.
 void enableDeviceMemoryShadows();
-/// Addresses [start, start + bytes) and their shadow: an allocation of
-/// device memory, or (shadow null) one without a shadow, or the gap
-/// between two allocations (host memory, stacks) that holds the address.
+/// Addresses [start, start + bytes) of one kind: an allocation from
+/// mgpuMemAlloc (with its shadow, if it has one), the redzone after one,
+/// one freed and still in quarantine, or the gap between them (host memory,
+/// stacks) that holds the address.
 struct ShadowedRange {
+  enum Kind : uint8_t { Gap, Allocation, Redzone, Freed } kind = Gap;
   uintptr_t start = 0;
   uint64_t bytes = 0;
   std::shared_ptr<DeviceMemoryShadow> shadow;
+  /// The allocation (Allocation, Redzone, Freed): start, size, where made.
+  uintptr_t allocation = 0;
+  uint64_t allocationBytes = 0;
+  const char *allocatedAt = nullptr;
   bool holds(const void *address) const {
     return uintptr_t(address) - start < bytes;
   }

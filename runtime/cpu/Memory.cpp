@@ -46,12 +46,25 @@ using namespace gpumem::cpu;
 namespace {
 
 constexpr uint64_t memoryAlignment = 64;
+/// Bytes after each allocation that belong to it but no one may touch: an
+/// access there is out of bounds (--sanitize on cuda-emu), never another
+/// buffer.
+constexpr uint64_t redzoneBytes = 256;
+
+/// The bytes an allocation of `size` holds, its redzone included.
+uint64_t footprint(uint64_t size) {
+  return alignTo(size ? size : 1, memoryAlignment) + redzoneBytes;
+}
 
 /// Live allocations by start address, and the quarantine of freed ones.
 struct Allocations {
   std::mutex mutex;
   std::map<uintptr_t, uint64_t> live;
   std::deque<std::pair<uintptr_t, uint64_t>> freed; ///< newest last
+  std::map<uintptr_t, uint64_t> freedIndex;         ///< the same, by start
+  /// Where live and quarantined allocations were made, when host code said
+  /// (gpumemMemoryCallLocation).
+  std::map<uintptr_t, const char *> sites;
   /// Shadows of live device allocations, by start (--sanitize).
   std::map<uintptr_t, std::shared_ptr<DeviceMemoryShadow>> shadows;
   std::atomic<bool> shadowing{false};
@@ -80,12 +93,42 @@ bool liveAllocation(Allocations &all, uintptr_t address,
 /// A freed allocation holding `address`; false if none.
 bool freedAllocation(Allocations &all, uintptr_t address,
                      std::pair<uintptr_t, uint64_t> &found) {
-  for (auto it = all.freed.rbegin(); it != all.freed.rend(); ++it)
-    if (address - it->first < std::max<uint64_t>(it->second, 1)) {
-      found = *it;
-      return true;
-    }
-  return false;
+  auto next = all.freedIndex.upper_bound(address);
+  if (next == all.freedIndex.begin())
+    return false;
+  auto it = std::prev(next);
+  if (address - it->first >= std::max<uint64_t>(it->second, 1))
+    return false;
+  found = *it;
+  return true;
+}
+
+/// The allocation of `map` whose footprint (redzone included) holds
+/// `address`; false if none.
+bool footprintHolding(const std::map<uintptr_t, uint64_t> &map,
+                      uintptr_t address,
+                      std::pair<uintptr_t, uint64_t> &found) {
+  auto next = map.upper_bound(address);
+  if (next == map.begin())
+    return false;
+  auto it = std::prev(next);
+  if (address - it->first >= footprint(it->second))
+    return false;
+  found = *it;
+  return true;
+}
+
+/// The end of the last footprint of `map` before `address` (0 if none) and
+/// the start of the next allocation (UINTPTR_MAX if none).
+void gapAround(const std::map<uintptr_t, uint64_t> &map, uintptr_t address,
+               uintptr_t &start, uintptr_t &end) {
+  auto next = map.upper_bound(address);
+  if (next != map.end())
+    end = std::min(end, next->first);
+  if (next != map.begin()) {
+    auto previous = std::prev(next);
+    start = std::max(start, previous->first + footprint(previous->second));
+  }
 }
 
 /// The shadow of the live allocation holding `address`, with the address's
@@ -131,20 +174,39 @@ ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
   std::lock_guard<std::mutex> lock(all.mutex);
   uintptr_t at = uintptr_t(address);
   std::pair<uintptr_t, uint64_t> found;
+  ShadowedRange range;
+  auto describe = [&](ShadowedRange::Kind kind, uintptr_t start,
+                      uint64_t bytes) {
+    range.kind = kind;
+    range.start = start;
+    range.bytes = bytes;
+    range.allocation = found.first;
+    range.allocationBytes = found.second;
+    auto site = all.sites.find(found.first);
+    range.allocatedAt = site == all.sites.end() ? nullptr : site->second;
+  };
   if (liveAllocation(all, at, found)) {
+    describe(ShadowedRange::Allocation, found.first,
+             std::max<uint64_t>(found.second, 1));
     auto it = all.shadows.find(found.first);
-    return {found.first, std::max<uint64_t>(found.second, 1),
-            it == all.shadows.end() ? nullptr : it->second};
+    if (it != all.shadows.end())
+      range.shadow = it->second;
+  } else if (footprintHolding(all.live, at, found)) {
+    uintptr_t end = found.first + footprint(found.second);
+    uintptr_t start = found.first + std::max<uint64_t>(found.second, 1);
+    describe(ShadowedRange::Redzone, start, end - start);
+  } else if (footprintHolding(all.freedIndex, at, found)) {
+    describe(ShadowedRange::Freed, found.first, footprint(found.second));
+  } else {
+    // The gap between the allocations around the address.
+    uintptr_t start = 0, end = UINTPTR_MAX;
+    gapAround(all.live, at, start, end);
+    gapAround(all.freedIndex, at, start, end);
+    range.kind = ShadowedRange::Gap;
+    range.start = start;
+    range.bytes = end - start;
   }
-  // The gap between the allocations around the address.
-  auto next = all.live.upper_bound(at);
-  uintptr_t end = next == all.live.end() ? UINTPTR_MAX : next->first;
-  uintptr_t start = 0;
-  if (next != all.live.begin()) {
-    auto previous = std::prev(next);
-    start = previous->first + std::max<uint64_t>(previous->second, 1);
-  }
-  return {start, end - start, nullptr};
+  return range;
 }
 
 bool gpumem::cpu::findFreedDeviceMemory(const void *address, uint64_t &start,
@@ -195,13 +257,17 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   if (rounded < sizeBytes)
     fatal("mgpuMemAlloc: cannot allocate %llu bytes",
           (unsigned long long)sizeBytes);
-  void *ptr = std::aligned_alloc(memoryAlignment, rounded);
+  void *ptr = std::aligned_alloc(memoryAlignment, rounded + redzoneBytes);
   if (!ptr)
     fatal("mgpuMemAlloc: out of memory allocating %llu bytes",
           (unsigned long long)sizeBytes);
   Allocations &all = allocations();
   std::lock_guard<std::mutex> lock(all.mutex);
   all.live[uintptr_t(ptr)] = sizeBytes;
+  if (const char *site = gpumem::runtime::currentMemoryCallLocation())
+    all.sites[uintptr_t(ptr)] = site;
+  else
+    all.sites.erase(uintptr_t(ptr));
   if (all.shadowing && !isHostShared)
     all.shadows[uintptr_t(ptr)] = std::make_shared<DeviceMemoryShadow>(
         sizeBytes, gpumem::runtime::currentMemoryCallLocation());
@@ -218,13 +284,17 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
     auto it = all.live.find(uintptr_t(ptr));
     if (it != all.live.end()) {
       all.freed.emplace_back(*it);
+      all.freedIndex.insert(*it);
       all.freedBytes += it->second;
       all.live.erase(it);
       all.shadows.erase(uintptr_t(ptr));
       while (all.freed.size() > Allocations::freedKept ||
              all.freedBytes > Allocations::freedBytesKept) {
+        uintptr_t oldest = all.freed.front().first;
         all.freedBytes -= all.freed.front().second;
-        std::free(reinterpret_cast<void *>(all.freed.front().first));
+        all.freedIndex.erase(oldest);
+        all.sites.erase(oldest);
+        std::free(reinterpret_cast<void *>(oldest));
         all.freed.pop_front();
       }
       return;

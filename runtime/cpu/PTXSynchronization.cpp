@@ -221,5 +221,8 @@ void BlockRunner::completeWarpSync(uint32_t warpIndex, uint32_t memberMask,
     if (first + l != continuing)
       nextQueue.push_back(first + l);
   }
+  // The lanes' accesses before it happen before those after it
+  // (racecheck; for the whole warp, as for gpu.shuffle).
+  epoch.warpSynced(warpIndex);
 }
 

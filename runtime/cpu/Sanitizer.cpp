@@ -193,6 +193,18 @@ void gpumem::cpu::reportSyncError(const GPUMemThreadContext *ctx,
   std::fprintf(stderr, "  %s\n", details.c_str());
 }
 
+void gpumem::cpu::reportAddressError(const GPUMemThreadContext *ctx,
+                                     const char *kind, const char *what,
+                                     const char *location,
+                                     const std::string &details) {
+  std::unique_lock<std::mutex> lock;
+  std::string fullKind = std::string(kind) + " " + (what ? what : "access");
+  if (!firstAtSite(lock, fullKind, location))
+    return;
+  printHeading(ctx, fullKind, location);
+  std::fprintf(stderr, "  %s\n", details.c_str());
+}
+
 void gpumem::cpu::reportUseAfterFree(const GPUMemThreadContext *ctx,
                                      const void *pointer, int64_t argument,
                                      const char *location, uint64_t start,
@@ -314,7 +326,7 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
       b.writer = thread;
       b.writeAt = location;
     } else if (atomic) {
-      if (!written) {
+      if (!written && write) {
         // Written, for initcheck, by no thread a plain access races with.
         b.writeBlock = block;
         b.writePhase = phase;

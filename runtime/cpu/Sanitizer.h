@@ -78,6 +78,12 @@ private:
 void reportSyncError(const GPUMemThreadContext *ctx, const char *kind,
                      const char *location, const std::string &details);
 
+/// Reports an access by address (cuda-emu) of `kind` ("out-of-bounds",
+/// "use after free"), once per site, with `details` naming the bytes.
+void reportAddressError(const GPUMemThreadContext *ctx, const char *kind,
+                        const char *what, const char *location,
+                        const std::string &details);
+
 /// services->accessError.
 void accessErrorService(GPUMemThreadContext *ctx, const char *what,
                         const char *location, int64_t dim, int64_t index,

@@ -7,7 +7,7 @@
 // SUBGROUP: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes
 
 // RUN: not gpumem-run --target=vulkan --sanitize %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-TARGET
-// SANITIZE-TARGET: error: --sanitize runs on the cpu target, not vulkan; use --target=cpu
+// SANITIZE-TARGET: error: --sanitize runs on the cpu and cuda-emu targets, not vulkan; use --target=cpu
 // RUN: not gpumem-run --target=cpu --sanitize=bounds %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-UNKNOWN
 // SANITIZE-UNKNOWN: oob-row.mlir:{{[0-9]+}}:3: error: unknown sanitizer check 'bounds'; expected memcheck, racecheck, initcheck or synccheck
 

@@ -183,7 +183,37 @@ def GPUMemLowerNVVMToCPUPass
   let options = [
     Option<"coroutines", "coroutines", "bool", /*default=*/"true",
            "Run kernels with barriers or warp operations as coroutines when "
-           "they allow it (else on fibers)">
+           "they allow it (else on fibers)">,
+    Option<"sanitize", "sanitize", "std::string", /*default=*/"\"\"",
+           "--sanitize's checks, recorded in the kernel table for the "
+           "runtime (gpumem-sanitize-nvvm-accesses instruments the "
+           "accesses)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def GPUMemSanitizeNVVMAccessesPass
+    : Pass<"gpumem-sanitize-nvvm-accesses", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Instrument a cuda-emu gpu.module's loads, stores and "
+                "atomics for --sanitize, by address";
+  let description = [{
+    Runs after `gpumem-lower-nvvm-to-cpu`. Before each `llvm.load`,
+    `llvm.store`, `llvm.atomicrmw` and `llvm.cmpxchg` of the kernels and
+    their device functions, the thread calls the cpu runtime's
+    `addressAccess` service with the address, the access's size, what it
+    does ("store of 4 bytes") and its `file:line:col`. The runtime finds
+    what the address is (the block's shared memory, device memory, the
+    redzone after an allocation, freed memory; anything else, such as the
+    thread's stack, is not checked) and reports out-of-bounds accesses and
+    use after free (memcheck), races (racecheck) and uninitialized reads
+    (initcheck), as compute-sanitizer does on a GPU (docs/sanitizer.md).
+    `gpumem-lower-nvvm-to-cpu`'s `sanitize` option records the checks in
+    the kernel table for the runtime (synccheck, device memory shadows).
+  }];
+  let options = [
+    Option<"checks", "checks", "std::string", /*default=*/"\"memcheck\"",
+           "The checks, comma-separated: memcheck, racecheck, initcheck, "
+           "synccheck">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

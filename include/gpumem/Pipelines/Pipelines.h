@@ -104,6 +104,12 @@ struct CudaEmuPipelineOptions
       llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
                      "machine's"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> sanitize{
+      *this, "sanitize",
+      llvm::cl::desc("Checks compiled into the kernels, by address, "
+                     "comma-separated: memcheck, racecheck, initcheck, "
+                     "synccheck (docs/sanitizer.md); empty: none"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> coroutines{
       *this, "coroutines",
       llvm::cl::desc("Run kernels with barriers or warp operations as "

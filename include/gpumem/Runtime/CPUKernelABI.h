@@ -153,6 +153,15 @@ typedef struct GPUMemRuntimeServices {
   void (*deviceAccess)(GPUMemThreadContext *ctx, const void *address,
                        int64_t bytes, int32_t flags, const char *what,
                        const char *location);
+  /* --sanitize on cuda-emu, whose kernels have pointers, not memrefs: any
+   * load, store or atomic, `what` as "load of 4 bytes". The runtime finds
+   * what the address is (the block's shared memory, an allocation of
+   * device memory, the redzone after one, freed memory) and checks it
+   * (GPUMEM_ACCESS_CHECK_BOUNDS: out of bounds and use after free; races
+   * and uninitialized reads as sharedAccess and deviceAccess). */
+  void (*addressAccess)(GPUMemThreadContext *ctx, const void *address,
+                        int64_t bytes, int32_t flags, const char *what,
+                        const char *location);
 } GPUMemRuntimeServices;
 
 /* The flags of services->sharedAccess and deviceAccess. */
@@ -163,7 +172,8 @@ enum GPUMemSharedAccess {
                                accesses, which are not tracked yet: none;
                                initcheck checks it as a read */
   GPUMEM_SHARED_CHECK_RACES = 8,
-  GPUMEM_SHARED_CHECK_INIT = 16
+  GPUMEM_SHARED_CHECK_INIT = 16,
+  GPUMEM_ACCESS_CHECK_BOUNDS = 32 /* addressAccess only */
 };
 
 /* The operations of services->warpSync. */

@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 
 #include <cstddef>
@@ -205,3 +206,38 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   return success();
 }
 
+FailureOr<int32_t> gpumem::cpu::parseSanitizerChecks(gpu::GPUModuleOp module,
+                                                     StringRef checks) {
+  SmallVector<StringRef> names;
+  checks.split(names, ',', -1, /*KeepEmpty=*/false);
+  int32_t flags = 0;
+  for (StringRef name : names) {
+    int32_t flag = llvm::StringSwitch<int32_t>(name.trim())
+                       .Case("memcheck", GPUMEM_CHECK_MEMCHECK)
+                       .Case("racecheck", GPUMEM_CHECK_RACECHECK)
+                       .Case("initcheck", GPUMEM_CHECK_INITCHECK)
+                       .Case("synccheck", GPUMEM_CHECK_SYNCCHECK)
+                       .Default(0);
+    if (!flag)
+      return module.emitError()
+             << "unknown sanitizer check '" << name.trim()
+             << "'; expected memcheck, racecheck, initcheck or synccheck";
+    flags |= flag;
+  }
+  return flags;
+}
+
+void gpumem::cpu::recordSanitizerChecks(gpu::GPUModuleOp module,
+                                        int32_t checks) {
+  auto table = module->getAttrOfType<ArrayAttr>(kKernelTableAttr);
+  if (!table || !checks)
+    return;
+  Builder builder(module.getContext());
+  SmallVector<Attribute> entries;
+  for (Attribute entry : table) {
+    NamedAttrList attrs(cast<DictionaryAttr>(entry));
+    attrs.set("checks", builder.getI32IntegerAttr(checks));
+    entries.push_back(attrs.getDictionary(module.getContext()));
+  }
+  module->setAttr(kKernelTableAttr, builder.getArrayAttr(entries));
+}

@@ -110,26 +110,13 @@ struct SanitizeMemoryAccessesPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    SmallVector<StringRef> names;
-    StringRef(checks).split(names, ',', -1, /*KeepEmpty=*/false);
-    for (StringRef name : names) {
-      name = name.trim();
-      if (name == "memcheck")
-        bounds = true;
-      else if (name == "racecheck")
-        races = true;
-      else if (name == "initcheck")
-        init = true;
-      else if (name == "synccheck")
-        sync = true;
-      else {
-        module.emitError() << "unknown sanitizer check '" << name
-                           << "'; expected memcheck, racecheck, initcheck or "
-                              "synccheck";
-        return signalPassFailure();
-      }
-    }
-    recordChecks(module);
+    FailureOr<int32_t> parsed = cpu::parseSanitizerChecks(module, checks);
+    if (failed(parsed))
+      return signalPassFailure();
+    bounds = *parsed & GPUMEM_CHECK_MEMCHECK;
+    races = *parsed & GPUMEM_CHECK_RACECHECK;
+    init = *parsed & GPUMEM_CHECK_INITCHECK;
+    cpu::recordSanitizerChecks(module, *parsed);
     if (!bounds && !races && !init)
       return;
     SmallVector<std::pair<Operation *, Value>> accesses;
@@ -184,27 +171,7 @@ struct SanitizeMemoryAccessesPass
     }
   }
 
-  bool bounds = false, races = false, init = false, sync = false;
-
-  /// Notes the checks in each kernel's entry of the kernel table, for the
-  /// runtime (GPUMemCPUKernel::checks).
-  void recordChecks(gpu::GPUModuleOp module) {
-    int64_t checks = (bounds ? GPUMEM_CHECK_MEMCHECK : 0) |
-                     (races ? GPUMEM_CHECK_RACECHECK : 0) |
-                     (init ? GPUMEM_CHECK_INITCHECK : 0) |
-                     (sync ? GPUMEM_CHECK_SYNCCHECK : 0);
-    auto table = module->getAttrOfType<ArrayAttr>(cpu::kKernelTableAttr);
-    if (!table || !checks)
-      return;
-    Builder builder(module.getContext());
-    SmallVector<Attribute> entries;
-    for (Attribute entry : table) {
-      NamedAttrList attrs(cast<DictionaryAttr>(entry));
-      attrs.set("checks", builder.getI32IntegerAttr(int32_t(checks)));
-      entries.push_back(attrs.getDictionary(module.getContext()));
-    }
-    module->setAttr(cpu::kKernelTableAttr, builder.getArrayAttr(entries));
-  }
+  bool bounds = false, races = false, init = false;
 
   void instrument(Operation *op, Value context, gpu::GPUModuleOp module) {
     Access access = *describe(op);

@@ -167,6 +167,11 @@ void LowerNVVMToCPUPass::runOnOperation() {
   eraseAddressSpaces();
   lowerSharedAddresses();
   createKernelEntries();
+  FailureOr<int32_t> checks =
+      gpumem::cpu::parseSanitizerChecks(module, sanitize);
+  if (failed(checks))
+    return signalPassFailure();
+  gpumem::cpu::recordSanitizerChecks(module, *checks);
   if (failed(gpumem::cpu::emitCPUModuleDescriptor(module)))
     return signalPassFailure();
   // gpumem-attach-cpu-target gives the module the host target.
