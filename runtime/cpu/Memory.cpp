@@ -77,30 +77,33 @@ Allocations &allocations() {
   return *all;
 }
 
-/// The live allocation holding `address`, as (start, size); false if none.
-bool liveAllocation(Allocations &all, uintptr_t address,
-                    std::pair<uintptr_t, uint64_t> &found) {
-  auto next = all.live.upper_bound(address);
-  if (next == all.live.begin())
+/// The allocation of `map` (start to size) whose first `extent(size)`
+/// bytes hold `address`, as (start, size); false if none.
+template <typename Extent>
+bool holding(const std::map<uintptr_t, uint64_t> &map, uintptr_t address,
+             std::pair<uintptr_t, uint64_t> &found, Extent extent) {
+  auto next = map.upper_bound(address);
+  if (next == map.begin())
     return false;
   auto it = std::prev(next);
-  if (address - it->first >= std::max<uint64_t>(it->second, 1))
+  if (address - it->first >= extent(it->second))
     return false;
   found = *it;
   return true;
 }
 
+uint64_t atLeastOne(uint64_t size) { return std::max<uint64_t>(size, 1); }
+
+/// The live allocation holding `address`, as (start, size); false if none.
+bool liveAllocation(Allocations &all, uintptr_t address,
+                    std::pair<uintptr_t, uint64_t> &found) {
+  return holding(all.live, address, found, atLeastOne);
+}
+
 /// A freed allocation holding `address`; false if none.
 bool freedAllocation(Allocations &all, uintptr_t address,
                      std::pair<uintptr_t, uint64_t> &found) {
-  auto next = all.freedIndex.upper_bound(address);
-  if (next == all.freedIndex.begin())
-    return false;
-  auto it = std::prev(next);
-  if (address - it->first >= std::max<uint64_t>(it->second, 1))
-    return false;
-  found = *it;
-  return true;
+  return holding(all.freedIndex, address, found, atLeastOne);
 }
 
 /// The allocation of `map` whose footprint (redzone included) holds
@@ -108,14 +111,7 @@ bool freedAllocation(Allocations &all, uintptr_t address,
 bool footprintHolding(const std::map<uintptr_t, uint64_t> &map,
                       uintptr_t address,
                       std::pair<uintptr_t, uint64_t> &found) {
-  auto next = map.upper_bound(address);
-  if (next == map.begin())
-    return false;
-  auto it = std::prev(next);
-  if (address - it->first >= footprint(it->second))
-    return false;
-  found = *it;
-  return true;
+  return holding(map, address, found, footprint);
 }
 
 /// The end of the last footprint of `map` before `address` (0 if none) and
