@@ -204,9 +204,11 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createGPUMemAttachCPUTargetPass(target));
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  // racecheck needs every barrier to reach the runtime: no fission.
+  // racecheck counts barrier phases: fissioned kernels tell the runtime
+  // where their barriers were.
   GPUMemLowerGPUToCPUABIPassOptions abi;
-  abi.fission = StringRef(options.sanitize).find("racecheck") == StringRef::npos;
+  abi.phaseMarkers =
+      StringRef(options.sanitize).find("racecheck") != StringRef::npos;
   device.addPass(createGPUMemLowerGPUToCPUABIPass(abi));
   if (!options.sanitize.empty()) {
     GPUMemSanitizeMemoryAccessesPassOptions sanitize;

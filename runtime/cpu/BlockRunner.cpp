@@ -150,6 +150,10 @@ void deviceAccessService(GPUMemThreadContext *ctx, const void *address,
       ->deviceAccess(ctx, address, bytes, flags, what, location);
 }
 
+void blockPhaseService(GPUMemThreadContext *ctx) {
+  static_cast<BlockRunner *>(ctx->scheduler)->blockPhase();
+}
+
 void addressAccessService(GPUMemThreadContext *ctx, const void *address,
                           int64_t bytes, int32_t flags, const char *what,
                           const char *location) {
@@ -169,7 +173,8 @@ constexpr GPUMemRuntimeServices services = {
     barrierSyncService,       warpSyncService,       cudaVprintf,
     cudaAssertFail,           coroutineFrameService, warpSyncResultService,
     coroutineReturnedService, accessErrorService,    sharedAccessService,
-    argumentCheckService,     deviceAccessService,   addressAccessService};
+    argumentCheckService,     deviceAccessService,   addressAccessService,
+    blockPhaseService};
 
 } // namespace
 

@@ -74,6 +74,9 @@ public:
                     int64_t bytes, int32_t flags, const char *what,
                     const char *location);
 
+  /// services->blockPhase (--sanitize's racecheck, fissioned kernels).
+  void blockPhase() { epoch.barrier(); }
+
   /// services->addressAccess (--sanitize on cuda-emu).
   void addressAccess(GPUMemThreadContext *ctx, const void *address,
                      int64_t bytes, int32_t flags, const char *what,

@@ -35,5 +35,5 @@ func.func @main() {
 // CHECK-NEXT: gpumem: sanitizer: race (read after write) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 0 (load from memref<1xi32, #gpu.address_space<workgroup>>)
 // CHECK-NEXT:   thread (41,0,0) reads it at {{.*}}race-flag.mlir:25:13: %seen = memref.load %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:   thread (40,0,0) wrote it at {{.*}}race-flag.mlir:23:7: memref.store %one, %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>, with no barrier between
-// CHECK-NEXT: gpumem: sanitizer: the race (read after write) on workgroup memory at {{.*}}race-flag.mlir:25:13 happened 22 times
-// CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 23 errors
+// CHECK-NEXT: gpumem: sanitizer: the race (read after write) on workgroup memory at {{.*}}race-flag.mlir:25:13 happened 23 times
+// CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 24 errors

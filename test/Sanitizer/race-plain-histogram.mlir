@@ -32,16 +32,16 @@ func.func @main() {
   return
 }
 
-// CHECK: gpumem: sanitizer: race (read after write) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 12 (load from memref<4xi32, #gpu.address_space<workgroup>>)
-// CHECK-NEXT:   thread (3,0,0) reads it at {{.*}}race-plain-histogram.mlir:21:12: %old = memref.load %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:   thread (63,0,0) wrote it at {{.*}}race-plain-histogram.mlir:24:5: memref.store %new, %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>, with no barrier between
-// CHECK-NEXT: gpumem: sanitizer: race (write after write) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 12 (store to memref<4xi32, #gpu.address_space<workgroup>>)
-// CHECK-NEXT:   thread (3,0,0) writes it at {{.*}}race-plain-histogram.mlir:24:5: memref.store %new, %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:   thread (63,0,0) wrote it at {{.*}}race-plain-histogram.mlir:24:5: memref.store %new, %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>, with no barrier between
+// CHECK: gpumem: sanitizer: race (read after write) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 0 (load from memref<4xi32, #gpu.address_space<workgroup>>)
+// CHECK-NEXT:   thread (4,0,0) reads it at {{.*}}race-plain-histogram.mlir:21:12: %old = memref.load %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   thread (0,0,0) wrote it at {{.*}}race-plain-histogram.mlir:24:5: memref.store %new, %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>, with no barrier between
 // CHECK-NEXT: gpumem: sanitizer: race (write after read) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 0 (store to memref<4xi32, #gpu.address_space<workgroup>>)
 // CHECK-NEXT:   thread (4,0,0) writes it at {{.*}}race-plain-histogram.mlir:24:5: memref.store %new, %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:   several threads read it at {{.*}}race-plain-histogram.mlir:21:12: %old = memref.load %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>, with no barrier between
+// CHECK-NEXT: gpumem: sanitizer: race (write after write) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 0 (store to memref<4xi32, #gpu.address_space<workgroup>>)
+// CHECK-NEXT:   thread (32,0,0) writes it at {{.*}}race-plain-histogram.mlir:24:5: memref.store %new, %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   thread (28,0,0) wrote it at {{.*}}race-plain-histogram.mlir:24:5: memref.store %new, %bins[%b] : memref<4xi32, #gpu.address_space<workgroup>>, with no barrier between
 // CHECK-NEXT: gpumem: sanitizer: the race (read after write) on workgroup memory at {{.*}}race-plain-histogram.mlir:21:12 happened 60 times
-// CHECK-NEXT: gpumem: sanitizer: the race (write after write) on workgroup memory at {{.*}}race-plain-histogram.mlir:24:5 happened 5 times
-// CHECK-NEXT: gpumem: sanitizer: the race (write after read) on workgroup memory at {{.*}}race-plain-histogram.mlir:24:5 happened 55 times
+// CHECK-NEXT: gpumem: sanitizer: the race (write after read) on workgroup memory at {{.*}}race-plain-histogram.mlir:24:5 happened 56 times
+// CHECK-NEXT: gpumem: sanitizer: the race (write after write) on workgroup memory at {{.*}}race-plain-histogram.mlir:24:5 happened 4 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 120 errors

@@ -35,9 +35,10 @@ def GPUMemLowerGPUToCPUABIPass
     barrier kept in per-thread arrays); its `run_block` calls that copy and
     the kernel runs without fibers. Divergent barriers, shuffles, private
     memory and calls into functions with barriers keep fibers. Option
-    `fission=false` keeps fibers for every kernel with barriers (for
-    `--sanitize`'s racecheck, which needs each barrier to reach the
-    runtime).
+    `fission=false` keeps fibers for every kernel with barriers; option
+    `phase-markers` makes the copy call the runtime's `blockPhase` service
+    where each barrier was (for `--sanitize`'s racecheck, which counts
+    barrier phases).
 
     Before:
     ```mlir
@@ -63,6 +64,9 @@ def GPUMemLowerGPUToCPUABIPass
     Option<"fission", "fission", "bool", /*default=*/"true",
            "Give kernels with block-uniform barriers a barrier-free "
            "block-wide copy (thread-loop fission)">,
+    Option<"phaseMarkers", "phase-markers", "bool", /*default=*/"false",
+           "In the block-wide copy, call the blockPhase service where each "
+           "barrier was">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",

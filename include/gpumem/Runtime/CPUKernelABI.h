@@ -162,6 +162,10 @@ typedef struct GPUMemRuntimeServices {
   void (*addressAccess)(GPUMemThreadContext *ctx, const void *address,
                         int64_t bytes, int32_t flags, const char *what,
                         const char *location);
+  /* --sanitize=racecheck: a block-wide function (runBlock, thread-loop
+   * fission) passed the place of a barrier; every thread of the block has
+   * reached it, and the next barrier phase starts. */
+  void (*blockPhase)(GPUMemThreadContext *ctx);
 } GPUMemRuntimeServices;
 
 /* The flags of services->sharedAccess and deviceAccess. */

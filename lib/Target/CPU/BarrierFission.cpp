@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BarrierFission.h"
+#include "HostCode.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -59,15 +60,20 @@
 #include <cstddef>
 
 using namespace mlir;
+using namespace gpumem;
 
 namespace {
 
 constexpr int64_t kContextThreadId = offsetof(GPUMemThreadContext, threadId);
+constexpr int64_t kServiceBlockPhase =
+    offsetof(GPUMemRuntimeServices, blockPhase);
 
 class Fission {
 public:
-  Fission(func::FuncOp source, const llvm::DenseSet<Operation *> &fiberFunctions)
-      : source(source), fiberFunctions(fiberFunctions) {}
+  Fission(func::FuncOp source,
+          const llvm::DenseSet<Operation *> &fiberFunctions, bool phaseMarkers)
+      : source(source), fiberFunctions(fiberFunctions),
+        phaseMarkers(phaseMarkers) {}
 
   /// Step 1 and 2; false when the kernel does not qualify.
   bool analyze();
@@ -93,6 +99,7 @@ private:
 
   func::FuncOp source;
   const llvm::DenseSet<Operation *> &fiberFunctions;
+  bool phaseMarkers;
   llvm::DenseMap<Operation *, bool> barrierMemo;
   llvm::DenseMap<Value, bool> uniformMemo;
   llvm::DenseMap<Operation *, unsigned> segmentOf;
@@ -358,6 +365,12 @@ void Fission::emitBlock(Block &block, OpBuilder &builder) {
     if (isa<gpu::BarrierOp>(op)) {
       emitSegment(segment, builder);
       segment.clear();
+      // Every thread of the block has run the segments before this point.
+      if (phaseMarkers)
+        cpu::ContextAccess(builder, op.getLoc(), contextArg())
+            .callService(kServiceBlockPhase,
+                         LLVM::LLVMVoidType::get(builder.getContext()),
+                         {contextArg()});
       continue;
     }
     if (op.hasTrait<OpTrait::IsTerminator>()) {
@@ -557,8 +570,8 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
 
 func::FuncOp gpumem::cpu::createBarrierFreeBlockFunction(
     func::FuncOp kernel, StringRef name,
-    const llvm::DenseSet<Operation *> &fiberFunctions) {
-  Fission fission(kernel, fiberFunctions);
+    const llvm::DenseSet<Operation *> &fiberFunctions, bool phaseMarkers) {
+  Fission fission(kernel, fiberFunctions, phaseMarkers);
   if (!fission.analyze())
     return nullptr;
   return fission.emit(name);

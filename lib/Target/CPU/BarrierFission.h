@@ -18,9 +18,11 @@ namespace gpumem::cpu {
 /// its attributions as the arguments before it; the copy has the same
 /// entry-block arguments. `fiberFunctions` are the functions that reach a
 /// barrier or warp operation.
-mlir::func::FuncOp
-createBarrierFreeBlockFunction(mlir::func::FuncOp kernel, llvm::StringRef name,
-                               const llvm::DenseSet<mlir::Operation *> &fiberFunctions);
+/// With `phaseMarkers`, the copy calls services->blockPhase where each
+/// barrier was.
+mlir::func::FuncOp createBarrierFreeBlockFunction(
+    mlir::func::FuncOp kernel, llvm::StringRef name,
+    const llvm::DenseSet<mlir::Operation *> &fiberFunctions, bool phaseMarkers);
 
 } // namespace gpumem::cpu
 

@@ -126,8 +126,9 @@ static int32_t abiShuffleMode(gpu::ShuffleMode mode) {
 /// The rewrite of one gpu.module, with the state it builds up.
 class ABILowering {
 public:
-  ABILowering(gpu::GPUModuleOp module, bool fission)
-      : gpuModule(module), context(module.getContext()), fission(fission) {}
+  ABILowering(gpu::GPUModuleOp module, bool fission, bool phaseMarkers)
+      : gpuModule(module), context(module.getContext()), fission(fission),
+        phaseMarkers(phaseMarkers) {}
   LogicalResult run();
 
 private:
@@ -149,7 +150,7 @@ private:
 
   gpu::GPUModuleOp gpuModule;
   MLIRContext *context;
-  bool fission;
+  bool fission, phaseMarkers;
   std::unique_ptr<LLVMTypeConverter> converter;
   llvm::DenseSet<Operation *> needsFibers;
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
@@ -283,7 +284,8 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   bool fibers = needsFibers.contains(kernel);
   if (fibers && numPrivate == 0 && fission)
     blockImpl = cpu::createBarrierFreeBlockFunction(
-        impl, "__gpumem_kernel_block_" + kernel.getName().str(), needsFibers);
+        impl, "__gpumem_kernel_block_" + kernel.getName().str(), needsFibers,
+        phaseMarkers);
 
   DataLayout layout = DataLayout::closest(gpuModule);
   int64_t arenaBytes = moduleArenaBytes;
@@ -671,7 +673,7 @@ struct LowerGPUToCPUABIPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(ABILowering(getOperation(), fission).run()))
+    if (failed(ABILowering(getOperation(), fission, phaseMarkers).run()))
       signalPassFailure();
   }
 };

@@ -1,4 +1,5 @@
 // RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi))' | FileCheck %s
+// RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi{phase-markers=true}))' | FileCheck %s --check-prefix=MARKERS
 
 // A tree reduction: barriers at top level and in a uniform scf.while. The
 // kernel gets a block-wide copy without barriers: each segment is a loop
@@ -31,6 +32,17 @@
 // CHECK: scf.yield
 // CHECK: func.func private @__gpumem_run_block_sum
 // CHECK: call @__gpumem_kernel_block_sum
+
+// With phase-markers, where each barrier was, the copy calls the runtime's
+// blockPhase service (offset 120 of the services) between thread loops.
+// MARKERS-LABEL: func.func private @__gpumem_kernel_block_sum(
+// MARKERS: scf.for
+// MARKERS: memref.store
+// MARKERS: llvm.getelementptr %{{.*}}[120]
+// MARKERS: llvm.call %{{.*}}(%{{.*}}) : !llvm.ptr, (!llvm.ptr) -> ()
+// MARKERS: scf.while
+// MARKERS: } do {
+// MARKERS: llvm.getelementptr %{{.*}}[120]
 module attributes {gpu.container_module} {
   gpu.module @tree {
     gpu.func @sum(%in: memref<256xf32>, %out: memref<1xf32>) workgroup(%tree : memref<256xf32, 3>) kernel {
