@@ -1,27 +1,28 @@
 #!/usr/bin/env bash
-# The cost of --sanitize on the cpu target: bench/cpu/*.mlir built with
-# gpumem-compile --target=cpu without --sanitize, with each check alone
-# (memcheck, racecheck, initcheck) and with all of them (--sanitize), each
+# The cost of --sanitize on the cpu target (or on cuda-emu): bench/cpu/*.mlir
+# built with gpumem-compile --target=TARGET without --sanitize, with each
+# check alone (memcheck, racecheck, initcheck) and with all (--sanitize), each
 # run `repeats` times (default 3; each program times itself, best of its
 # own launches), the lower time kept. Prints a markdown table with the
 # ratio to the plain build per check. Goal (docs/performance.md): at most
 # 5x. Figures only: nothing here asserts.
-#   bench/sanitizer.sh [build-dir] [repeats]
+#   bench/sanitizer.sh [build-dir] [repeats] [cpu|cuda-emu]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(cd "${1:-build}" && pwd)
 repeats=${2:-3}
+target=${3:-cpu}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 names="elementwise reduction matmul transpose"
 for name in $names; do
-  "$build/bin/gpumem-compile" --target=cpu "bench/cpu/$name.mlir" -o "$work/$name"
+  "$build/bin/gpumem-compile" --target="$target" "bench/cpu/$name.mlir" -o "$work/$name"
   for check in memcheck racecheck initcheck; do
-    "$build/bin/gpumem-compile" --target=cpu --sanitize=$check \
+    "$build/bin/gpumem-compile" --target="$target" --sanitize=$check \
       "bench/cpu/$name.mlir" -o "$work/$name.$check"
   done
-  "$build/bin/gpumem-compile" --target=cpu --sanitize \
+  "$build/bin/gpumem-compile" --target="$target" --sanitize \
     "bench/cpu/$name.mlir" -o "$work/$name.all"
 done
 

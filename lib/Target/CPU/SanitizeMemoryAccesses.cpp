@@ -14,9 +14,12 @@
 // so an out-of-bounds access is reported and skipped instead of reading or
 // corrupting another buffer. The memref's sizes are those of the view the
 // access uses (memref.dim), which bounds views, subviews and device-function
-// arguments alike, in every memory space. At each kernel's entry, the
-// aligned pointer of each memref argument goes to services->argumentCheck,
-// which reports one that points into device memory already freed.
+// arguments alike, in every memory space. Before the launch wrappers call
+// a kernel (once per block in run_block), the aligned pointer of each
+// memref argument goes to services->argumentCheck, which reports one that
+// points into device memory already freed. With racecheck or initcheck,
+// each access also tells the runtime its address (sharedAccess for
+// workgroup memory, deviceAccess for the rest but the thread's own).
 //===----------------------------------------------------------------------===//
 
 #include "HostCode.h"
@@ -134,26 +137,55 @@ struct SanitizeMemoryAccessesPass
     for (auto [op, context] : accesses)
       instrument(op, context, module);
     if (bounds)
-      for (auto func : module.getOps<func::FuncOp>())
-        if (func.getName().starts_with("__gpumem_kernel_") &&
-            !func.isExternal())
-          checkArguments(func, module);
+      checkArguments(module);
   }
 
-  /// At a kernel's entry, hands the runtime each memref argument's aligned
-  /// pointer (services->argumentCheck), which finds freed device memory.
-  void checkArguments(func::FuncOp kernel, gpu::GPUModuleOp module) {
-    Block &entry = kernel.front();
-    Value context = entry.getArguments().back();
-    if (!isa<LLVM::LLVMPointerType>(context.getType()))
+  /// Where the launch wrappers (run_block, run_thread) call a kernel, they
+  /// first hand the runtime the aligned pointer of each memref argument
+  /// (services->argumentCheck), which finds freed device memory: once per
+  /// block in run_block, outside its thread loop, and never inside the
+  /// kernel, whose inlining into that loop it would prevent.
+  void checkArguments(gpu::GPUModuleOp module) {
+    SmallVector<func::CallOp> calls;
+    for (auto wrapper : module.getOps<func::FuncOp>()) {
+      if (!wrapper.getName().starts_with("__gpumem_run_") ||
+          wrapper.isExternal())
+        continue;
+      wrapper.walk([&](func::CallOp call) {
+        if (call.getCallee().starts_with("__gpumem_kernel_"))
+          calls.push_back(call);
+      });
+    }
+    for (func::CallOp call : calls)
+      checkArguments(call, module);
+  }
+
+  void checkArguments(func::CallOp call, gpu::GPUModuleOp module) {
+    Block &entry = call->getParentOfType<func::FuncOp>().front();
+    if (call.getNumOperands() == 0 ||
+        !isa<LLVM::LLVMPointerType>(call.getOperands().back().getType()))
       return;
-    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-    Location loc = kernel.getLoc();
+    Value context = call.getOperands().back();
+    // Right before the op of the wrapper's entry block that holds the call
+    // (its thread loop, or the call itself); the arguments are defined
+    // before it.
+    Operation *outermost = call;
+    while (outermost->getBlock() != &entry)
+      outermost = outermost->getParentOp();
+    OpBuilder builder(outermost);
+    auto kernel = module.lookupSymbol<func::FuncOp>(call.getCallee());
+    Location loc = kernel ? kernel.getLoc() : call.getLoc();
     auto i64 = builder.getI64Type();
     auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
     Value where = nullptr;
-    for (BlockArgument argument : entry.getArguments()) {
-      if (!isa<MemRefType>(argument.getType()))
+    for (auto [number, argument] : llvm::enumerate(call.getOperands())) {
+      // Only arguments defined before the check (all of them, as the
+      // wrappers are built).
+      Operation *def = argument.getDefiningOp();
+      bool available =
+          def ? def->getBlock() == &entry && def->isBeforeInBlock(outermost)
+              : cast<BlockArgument>(argument).getOwner() == &entry;
+      if (!isa<MemRefType>(argument.getType()) || !available)
         continue;
       if (!where)
         where = cpu::getStringPointer(builder, loc, module,
@@ -162,8 +194,7 @@ struct SanitizeMemoryAccessesPass
           builder, loc, argument);
       Value integer = arith::IndexCastOp::create(builder, loc, i64, aligned);
       Value pointer = LLVM::IntToPtrOp::create(builder, loc, ptr, integer);
-      Value index = arith::ConstantIntOp::create(builder, loc, i64,
-                                                 argument.getArgNumber());
+      Value index = arith::ConstantIntOp::create(builder, loc, i64, number);
       cpu::ContextAccess(builder, loc, context)
           .callService(kServiceArgumentCheck,
                        LLVM::LLVMVoidType::get(builder.getContext()),

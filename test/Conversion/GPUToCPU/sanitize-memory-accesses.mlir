@@ -44,3 +44,29 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The launch wrappers hand each memref argument's aligned pointer to the
+// argumentCheck service (offset 96) before they call the kernel: run_block
+// once per block, outside its loop over the threads; the kernel itself has
+// no such check.
+// CHECK-LABEL: func.func private @__gpumem_kernel_args(
+// CHECK-NOT: [96]
+// CHECK-LABEL: func.func private @__gpumem_run_thread_args(
+// CHECK: llvm.getelementptr %{{.*}}[96]
+// CHECK: call @__gpumem_kernel_args
+// CHECK-LABEL: func.func private @__gpumem_run_block_args(
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: llvm.getelementptr %{{.*}}[96]
+// CHECK: llvm.call
+// CHECK: scf.for
+// CHECK: call @__gpumem_kernel_args
+gpu.module @kernels {
+  gpu.func @args(%m: memref<8xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %m[%c0] : memref<8xf32>
+    gpu.return
+  }
+}
