@@ -841,10 +841,13 @@ void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
     deviceRange = findShadowedRange(address);
   const ShadowedRange &range = deviceRange;
   uint64_t offset = at - range.allocation;
-  std::string allocation =
-      "device memory of " + std::to_string(range.allocationBytes) + " bytes" +
-      (range.allocatedAt ? " allocated at " + withSource(range.allocatedAt)
-                         : std::string());
+  // For reports only: it reads the source line.
+  auto allocation = [&] {
+    return "device memory of " + std::to_string(range.allocationBytes) +
+           " bytes" +
+           (range.allocatedAt ? " allocated at " + withSource(range.allocatedAt)
+                              : std::string());
+  };
   switch (range.kind) {
   case ShadowedRange::Gap:
     return;
@@ -852,20 +855,20 @@ void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
     if (bounds)
       reportAddressError(ctx, "out-of-bounds", what, location,
                          std::to_string(offset - range.allocationBytes) +
-                             " bytes after the end of " + allocation);
+                             " bytes after the end of " + allocation());
     return;
   case ShadowedRange::Freed:
     if (bounds)
       reportAddressError(ctx, "use after free", what, location,
                          "byte " + std::to_string(offset) + " of " +
-                             allocation + ", which was freed");
+                             allocation() + ", which was freed");
     return;
   case ShadowedRange::Allocation:
     if (bounds && offset + uint64_t(bytes) > range.allocationBytes)
       reportAddressError(ctx, "out-of-bounds", what, location,
                          "bytes " + std::to_string(offset) + ".." +
                              std::to_string(offset + uint64_t(bytes) - 1) +
-                             " of " + allocation);
+                             " of " + allocation());
     else if (range.shadow)
       range.shadow->access(ctx, epoch, offset, bytes, flags, what, location);
     return;
