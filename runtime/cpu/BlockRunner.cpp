@@ -150,6 +150,13 @@ void deviceAccessService(GPUMemThreadContext *ctx, const void *address,
       ->deviceAccess(ctx, address, bytes, flags, what, location);
 }
 
+void accessErrorService(GPUMemThreadContext *ctx, const char *what,
+                        const char *location, int64_t dim, int64_t index,
+                        int64_t size, const void *base) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->accessError(ctx, what, location, dim, index, size, base);
+}
+
 void blockPhaseService(GPUMemThreadContext *ctx) {
   static_cast<BlockRunner *>(ctx->scheduler)->blockPhase();
 }
@@ -812,6 +819,26 @@ void BlockRunner::deviceAccess(GPUMemThreadContext *ctx, const void *address,
     deviceRange.shadow->access(ctx, epoch,
                                uintptr_t(address) - deviceRange.start, bytes,
                                flags, what, location);
+}
+
+void BlockRunner::accessError(GPUMemThreadContext *ctx, const char *what,
+                              const char *location, int64_t dim, int64_t index,
+                              int64_t size, const void *base) {
+  std::string buffer;
+  uintptr_t at = uintptr_t(base);
+  if (at - uintptr_t(arena) < arenaCapacity) {
+    buffer = "the block's workgroup memory from byte " +
+             std::to_string(at - uintptr_t(arena));
+  } else {
+    ShadowedRange range = findShadowedRange(base);
+    if (range.kind == ShadowedRange::Allocation)
+      buffer =
+          "device memory of " + std::to_string(range.allocationBytes) +
+          " bytes from byte " + std::to_string(at - range.allocation) +
+          (range.allocatedAt ? ", allocated at " + withSource(range.allocatedAt)
+                             : std::string());
+  }
+  reportAccessError(ctx, what, location, dim, index, size, buffer);
 }
 
 void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,

@@ -77,6 +77,12 @@ public:
   /// services->blockPhase (--sanitize's racecheck, fissioned kernels).
   void blockPhase() { epoch.barrier(); }
 
+  /// services->accessError (--sanitize's memcheck): names the memory the
+  /// memref views.
+  void accessError(GPUMemThreadContext *ctx, const char *what,
+                   const char *location, int64_t dim, int64_t index,
+                   int64_t size, const void *base);
+
   /// services->addressAccess (--sanitize on cuda-emu).
   void addressAccess(GPUMemThreadContext *ctx, const void *address,
                      int64_t bytes, int32_t flags, const char *what,

@@ -171,9 +171,10 @@ void BlockEpoch::startBlock(uint32_t launchSerial) {
   std::fill(warpPhases.begin(), warpPhases.end(), 0);
 }
 
-void gpumem::cpu::accessErrorService(GPUMemThreadContext *ctx, const char *what,
-                                     const char *location, int64_t dim,
-                                     int64_t index, int64_t size) {
+void gpumem::cpu::reportAccessError(const GPUMemThreadContext *ctx,
+                                    const char *what, const char *location,
+                                    int64_t dim, int64_t index, int64_t size,
+                                    const std::string &buffer) {
   std::unique_lock<std::mutex> lock;
   std::string kind = std::string("out-of-bounds ") + (what ? what : "access");
   if (!firstAtSite(lock, kind, location))
@@ -181,6 +182,8 @@ void gpumem::cpu::accessErrorService(GPUMemThreadContext *ctx, const char *what,
   printHeading(ctx, kind, location);
   std::fprintf(stderr, "  index %lld of dimension %lld is outside 0..%lld\n",
                (long long)index, (long long)dim, (long long)size - 1);
+  if (!buffer.empty())
+    std::fprintf(stderr, "  the memref views %s\n", buffer.c_str());
 }
 
 void gpumem::cpu::reportSyncError(const GPUMemThreadContext *ctx,

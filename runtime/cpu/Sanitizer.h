@@ -84,10 +84,11 @@ void reportAddressError(const GPUMemThreadContext *ctx, const char *kind,
                         const char *what, const char *location,
                         const std::string &details);
 
-/// services->accessError.
-void accessErrorService(GPUMemThreadContext *ctx, const char *what,
-                        const char *location, int64_t dim, int64_t index,
-                        int64_t size);
+/// services->accessError, with `buffer` describing the memref's memory
+/// ("device memory of 64 bytes allocated at ..."; empty when unknown).
+void reportAccessError(const GPUMemThreadContext *ctx, const char *what,
+                       const char *location, int64_t dim, int64_t index,
+                       int64_t size, const std::string &buffer);
 
 /// What each byte of one worker's workgroup arena saw last: the block run
 /// and barrier phase of its last write and read, which thread made them and

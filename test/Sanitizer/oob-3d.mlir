@@ -18,5 +18,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds store to memref<4x4x2xf32> in kernel 'main_kernel', block (0,0,0) thread (0,0,2)
 // CHECK-NEXT:   at {{.*}}oob-3d.mlir:12:5: memref.store %f, %vol[%tx, %ty, %tz] : memref<4x4x2xf32>
 // CHECK-NEXT:   index 2 of dimension 2 is outside 0..1
+// CHECK-NEXT:   the memref views device memory of 128 bytes from byte 0, allocated at {{.*}}oob-3d.mlir:7:10: %vol = gpu.alloc () : memref<4x4x2xf32>
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<4x4x2xf32> at {{.*}}oob-3d.mlir:12:5 happened 32 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 32 errors

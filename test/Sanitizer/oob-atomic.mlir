@@ -21,5 +21,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds atomic update of memref<4xi32> in kernel 'main_kernel', block (0,0,0) thread (12,0,0)
 // CHECK-NEXT:   at {{.*}}oob-atomic.mlir:15:12: %old = memref.atomic_rmw addi %one, %bins[%bin] : (i32, memref<4xi32>) -> i32
 // CHECK-NEXT:   index 4 of dimension 0 is outside 0..3
+// CHECK-NEXT:   the memref views device memory of 16 bytes from byte 0, allocated at {{.*}}oob-atomic.mlir:6:11: %bins = gpu.alloc () : memref<4xi32>
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds atomic update of memref<4xi32> at {{.*}}oob-atomic.mlir:15:12 happened 4 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 4 errors

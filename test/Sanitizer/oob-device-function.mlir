@@ -37,9 +37,11 @@ module attributes {gpu.container_module} {
 // CHECK: gpumem: sanitizer: out-of-bounds load from memref<?xf32> in kernel 'kernel', block (2,0,0) thread (4,0,0)
 // CHECK-NEXT:   at {{.*}}oob-device-function.mlir:7:12: %x = memref.load %v[%i] : memref<?xf32>
 // CHECK-NEXT:   index 20 of dimension 0 is outside 0..19
+// CHECK-NEXT:   the memref views device memory of 80 bytes from byte 0, allocated at {{.*}}oob-device-function.mlir:29:10: %v = gpu.alloc (%c20) : memref<?xf32>
 // CHECK-NEXT: gpumem: sanitizer: out-of-bounds store to memref<?xf32> in kernel 'kernel', block (2,0,0) thread (4,0,0)
 // CHECK-NEXT:   at {{.*}}oob-device-function.mlir:9:7: memref.store %y, %v[%i] : memref<?xf32>
 // CHECK-NEXT:   index 20 of dimension 0 is outside 0..19
+// CHECK-NEXT:   the memref views device memory of 80 bytes from byte 0, allocated at {{.*}}oob-device-function.mlir:29:10: %v = gpu.alloc (%c20) : memref<?xf32>
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds load from memref<?xf32> at {{.*}}oob-device-function.mlir:7:12 happened 4 times
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<?xf32> at {{.*}}oob-device-function.mlir:9:7 happened 4 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 8 errors

@@ -25,4 +25,5 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds store to memref<?xf32, #gpu.address_space<workgroup>> in kernel 'main_kernel', block (0,0,0) thread (15,0,0)
 // CHECK-NEXT:   at {{.*}}oob-dynamic-shared.mlir:19:5: memref.store %f, %v[%i] : memref<?xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:   index 16 of dimension 0 is outside 0..15
+// CHECK-NEXT:   the memref views the block's workgroup memory from byte 0
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 1 error

@@ -26,5 +26,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds atomic update of memref<2xi32> in kernel 'main_kernel', block (0,0,0) thread (6,0,0)
 // CHECK-NEXT:   at {{.*}}oob-generic-atomic.mlir:16:10: %r = memref.generic_atomic_rmw %maxima[%g] : memref<2xi32> {
 // CHECK-NEXT:   index 2 of dimension 0 is outside 0..1
+// CHECK-NEXT:   the memref views device memory of 8 bytes from byte 0, allocated at {{.*}}oob-generic-atomic.mlir:6:13: %maxima = gpu.alloc () : memref<2xi32>
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds atomic update of memref<2xi32> at {{.*}}oob-generic-atomic.mlir:16:10 happened 2 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 2 errors

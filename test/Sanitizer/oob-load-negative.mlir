@@ -23,4 +23,5 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds load from memref<8xi32> in kernel 'main_kernel', block (0,0,0) thread (0,0,0)
 // CHECK-NEXT:   at {{.*}}oob-load-negative.mlir:16:10: %v = memref.load %in[%left] : memref<8xi32>
 // CHECK-NEXT:   index -1 of dimension 0 is outside 0..7
+// CHECK-NEXT:   the memref views device memory of 32 bytes from byte 0, allocated at {{.*}}oob-load-negative.mlir:6:9: %in = gpu.alloc () : memref<8xi32>
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 1 error

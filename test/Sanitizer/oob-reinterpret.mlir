@@ -18,5 +18,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds store to memref<3x4xi32> in kernel 'main_kernel', block (0,0,0) thread (0,3,0)
 // CHECK-NEXT:   at {{.*}}oob-reinterpret.mlir:12:5: memref.store %v, %m[%ty, %tx] : memref<3x4xi32>
 // CHECK-NEXT:   index 3 of dimension 0 is outside 0..2
+// CHECK-NEXT:   the memref views device memory of 48 bytes from byte 0, allocated at {{.*}}oob-reinterpret.mlir:6:11: %flat = gpu.alloc () : memref<12xi32>
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<3x4xi32> at {{.*}}oob-reinterpret.mlir:12:5 happened 4 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 4 errors

@@ -23,4 +23,5 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds store to memref<16xi32> in kernel 'main_kernel', block (0,0,0) thread (0,0,0)
 // CHECK-NEXT:   at {{.*}}oob-reverse.mlir:17:5: memref.store %v, %out[%j] : memref<16xi32>
 // CHECK-NEXT:   index 16 of dimension 0 is outside 0..15
+// CHECK-NEXT:   the memref views device memory of 64 bytes from byte 0, allocated at {{.*}}oob-reverse.mlir:9:10: %out = gpu.alloc () : memref<16xi32>
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 1 error

@@ -18,5 +18,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds store to memref<4x4xf32> in kernel 'main_kernel', block (0,0,0) thread (3,0,0)
 // CHECK-NEXT:   at {{.*}}oob-row.mlir:12:5: memref.store %f, %m[%ty, %col] : memref<4x4xf32>
 // CHECK-NEXT:   index 4 of dimension 1 is outside 0..3
+// CHECK-NEXT:   the memref views device memory of 64 bytes from byte 0, allocated at {{.*}}oob-row.mlir:6:8: %m = gpu.alloc () : memref<4x4xf32>
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<4x4xf32> at {{.*}}oob-row.mlir:12:5 happened 4 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 4 errors

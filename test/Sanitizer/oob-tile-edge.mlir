@@ -26,9 +26,11 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds load from memref<20x20xf32> in kernel 'main_kernel', block ({{[0-2]}},{{[0-2]}},0) thread ({{[0-7]}},{{[0-7]}},0)
 // CHECK-NEXT:   at {{.*}}oob-tile-edge.mlir:19:10: %v = memref.load %a[%r, %c] : memref<20x20xf32>
 // CHECK-NEXT:   index 20 of dimension 1 is outside 0..19
+// CHECK-NEXT:   the memref views device memory of 1600 bytes from byte 0, allocated at {{.*}}oob-tile-edge.mlir:7:8: %a = gpu.alloc () : memref<20x20xf32>
 // CHECK-NEXT: gpumem: sanitizer: out-of-bounds store to memref<20x20xf32> in kernel 'main_kernel', block ({{[0-2]}},{{[0-2]}},0) thread ({{[0-7]}},{{[0-7]}},0)
 // CHECK-NEXT:   at {{.*}}oob-tile-edge.mlir:20:5: memref.store %v, %b[%r, %c] : memref<20x20xf32>
 // CHECK-NEXT:   index 20 of dimension 1 is outside 0..19
+// CHECK-NEXT:   the memref views device memory of 1600 bytes from byte 0, allocated at {{.*}}oob-tile-edge.mlir:10:8: %b = gpu.alloc () : memref<20x20xf32>
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds load from memref<20x20xf32> at {{.*}}oob-tile-edge.mlir:19:10 happened 192 times
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<20x20xf32> at {{.*}}oob-tile-edge.mlir:20:5 happened 192 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 384 errors

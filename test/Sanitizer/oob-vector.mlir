@@ -23,7 +23,9 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds vector load from memref<14xf32> in kernel 'main_kernel', block (0,0,0) thread (3,0,0)
 // CHECK-NEXT:   at {{.*}}oob-vector.mlir:15:10: %v = vector.load %buf[%i] : memref<14xf32>, vector<4xf32>
 // CHECK-NEXT:   index 15 of dimension 0 is outside 0..13
+// CHECK-NEXT:   the memref views device memory of 56 bytes from byte 0, allocated at {{.*}}oob-vector.mlir:7:10: %buf = gpu.alloc () : memref<14xf32>
 // CHECK-NEXT: gpumem: sanitizer: out-of-bounds vector store to memref<14xf32> in kernel 'main_kernel', block (0,0,0) thread (3,0,0)
 // CHECK-NEXT:   at {{.*}}oob-vector.mlir:17:5: vector.store %w, %buf[%i] : memref<14xf32>, vector<4xf32>
 // CHECK-NEXT:   index 15 of dimension 0 is outside 0..13
+// CHECK-NEXT:   the memref views device memory of 56 bytes from byte 0, allocated at {{.*}}oob-vector.mlir:7:10: %buf = gpu.alloc () : memref<14xf32>
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 2 errors

@@ -20,5 +20,6 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds store to memref<16x16xf32, #gpu.address_space<workgroup>> in kernel 'main_kernel', block (0,0,0) thread (0,16,0)
 // CHECK-NEXT:   at {{.*}}oob-workgroup-2d.mlir:14:5: memref.store %f, %tile[%ty, %tx] : memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:   index 16 of dimension 0 is outside 0..15
+// CHECK-NEXT:   the memref views the block's workgroup memory from byte 0
 // CHECK-NEXT: gpumem: sanitizer: the out-of-bounds store to memref<16x16xf32, #gpu.address_space<workgroup>> at {{.*}}oob-workgroup-2d.mlir:14:5 happened 16 times
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 16 errors

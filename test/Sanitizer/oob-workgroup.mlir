@@ -22,4 +22,5 @@ func.func @main() {
 // CHECK: gpumem: sanitizer: out-of-bounds load from memref<32xf32, #gpu.address_space<workgroup>> in kernel 'main_kernel', block (0,0,0) thread (31,0,0)
 // CHECK-NEXT:   at {{.*}}oob-workgroup.mlir:15:10: %v = memref.load %tile[%next] : memref<32xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:   index 32 of dimension 0 is outside 0..31
+// CHECK-NEXT:   the memref views the block's workgroup memory from byte 0
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 1 error

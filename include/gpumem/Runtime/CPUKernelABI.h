@@ -130,11 +130,12 @@ typedef struct GPUMemRuntimeServices {
   /* --sanitize=memcheck (gpumem-sanitize-memory-accesses): the access
    * `what` ("store to memref<4xf32>") at `location` has index `index` in
    * dimension `dim` of size `size`, out of bounds; the access is skipped.
-   * The runtime reports it (once per site, then counts) and the program
-   * fails at its end. */
+   * `base` is the memref's aligned pointer, which the report names the
+   * buffer by. The runtime reports it (once per site, then counts) and the
+   * program fails at its end. */
   void (*accessError)(GPUMemThreadContext *ctx, const char *what,
                       const char *location, int64_t dim, int64_t index,
-                      int64_t size);
+                      int64_t size, const void *base);
   /* --sanitize=racecheck,initcheck: the thread accesses `bytes` bytes of
    * workgroup memory at `address` (GPUMemSharedAccess flags: what it does
    * and which checks to make); `what` and `location` as for accessError.

@@ -9,7 +9,8 @@
 //        negative index is out too; for a vector, its last element too)
 //   scf.if in { the access } else {
 //     for each d out of bounds: services->accessError(ctx, what, location,
-//                                                     d, index_d, dim_d)
+//                                                     d, index_d, dim_d,
+//                                                     aligned pointer)
 //     a load yields zero }
 // so an out-of-bounds access is reported and skipped instead of reading or
 // corrupting another buffer. The memref's sizes are those of the view the
@@ -349,6 +350,27 @@ struct SanitizeMemoryAccessesPass
     Value where =
         cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
     auto i64 = builder.getI64Type();
+    // The view's first element: the aligned pointer plus the view's offset
+    // (a subview's), for the report to say where in its buffer it starts.
+    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
+        builder, loc, access.memref);
+    auto type = cast<MemRefType>(access.memref.getType());
+    Type element = type.getElementType();
+    if (type.isStrided() &&
+        isa<IntegerType, FloatType, IndexType, VectorType>(element)) {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+      int64_t elementBytes =
+          int64_t(DataLayout::closest(op).getTypeSize(element));
+      aligned = arith::AddIOp::create(
+          builder, loc, aligned,
+          arith::MulIOp::create(
+              builder, loc, metadata.getOffset(),
+              arith::ConstantIndexOp::create(builder, loc, elementBytes)));
+    }
+    Value base = LLVM::IntToPtrOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+        arith::IndexCastOp::create(builder, loc, i64, aligned).getResult());
     for (auto [d, in] : llvm::enumerate(inside)) {
       Value outside = arith::XOrIOp::create(
           builder, loc, in,
@@ -363,7 +385,7 @@ struct SanitizeMemoryAccessesPass
       cpu::ContextAccess(builder, loc, context)
           .callService(kServiceAccessError,
                        LLVM::LLVMVoidType::get(builder.getContext()),
-                       {context, whatString, where, dim, index, size});
+                       {context, whatString, where, dim, index, size, base});
     }
     if (op->getNumResults())
       scf::YieldOp::create(builder, loc, zeros);
