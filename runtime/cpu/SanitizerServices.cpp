@@ -1,0 +1,126 @@
+//===----------------------------------------------------------------------===//
+// The runtime services --sanitize's instrumentation calls, on the worker
+// that runs the block (BlockRunner.h): kernel arguments in freed memory,
+// workgroup and device accesses for racecheck and initcheck, out-of-bounds
+// reports with the memory a memref views, and cuda-emu's accesses by
+// address, classified as the block's shared memory, a device allocation,
+// the redzone after one, freed memory, or none of those (not checked).
+//===----------------------------------------------------------------------===//
+
+#include "BlockRunner.h"
+#include "DeviceMemoryShadow.h"
+#include "Sanitizer.h"
+
+#include <string>
+
+using namespace gpumem::cpu;
+
+void BlockRunner::argumentCheck(GPUMemThreadContext *ctx, const void *pointer,
+                                int64_t argument, const char *location) {
+  for (const void *checked : checkedPointers)
+    if (checked == pointer)
+      return;
+  checkedPointers.push_back(pointer);
+  uint64_t start, bytes;
+  if (findFreedDeviceMemory(pointer, start, bytes))
+    reportUseAfterFree(ctx, pointer, argument, location, start, bytes);
+}
+
+void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
+                               int64_t bytes, int32_t flags, const char *what,
+                               const char *location) {
+  shadow.prepare(size_t(launch->staticBytes + launch->dynamicBytes));
+  shadow.access(ctx, epoch, arena, address, bytes, flags, what, location);
+}
+
+void BlockRunner::deviceAccess(GPUMemThreadContext *ctx, const void *address,
+                               int64_t bytes, int32_t flags, const char *what,
+                               const char *location) {
+  if (!deviceRange.holds(address))
+    deviceRange = findShadowedRange(address);
+  if (deviceRange.shadow)
+    deviceRange.shadow->access(ctx, epoch,
+                               uintptr_t(address) - deviceRange.start, bytes,
+                               flags, what, location);
+}
+
+void BlockRunner::accessError(GPUMemThreadContext *ctx, const char *what,
+                              const char *location, int64_t dim, int64_t index,
+                              int64_t size, const void *base) {
+  std::string buffer;
+  uintptr_t at = uintptr_t(base);
+  if (at - uintptr_t(arena) < arenaCapacity) {
+    buffer = "the block's workgroup memory from byte " +
+             std::to_string(at - uintptr_t(arena));
+  } else {
+    ShadowedRange range = findShadowedRange(base);
+    if (range.kind == ShadowedRange::Allocation)
+      buffer =
+          "device memory of " + std::to_string(range.allocationBytes) +
+          " bytes from byte " + std::to_string(at - range.allocation) +
+          (range.allocatedAt ? ", allocated at " + withSource(range.allocatedAt)
+                             : std::string());
+  }
+  reportAccessError(ctx, what, location, dim, index, size, buffer);
+}
+
+void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
+                                int64_t bytes, int32_t flags, const char *what,
+                                const char *location) {
+  uintptr_t at = uintptr_t(address);
+  bool bounds = flags & GPUMEM_ACCESS_CHECK_BOUNDS;
+  // The block's shared memory, and the rest of the arena after it.
+  uint64_t shared = uint64_t(launch->staticBytes + launch->dynamicBytes);
+  if (at - uintptr_t(arena) < arenaCapacity + kArenaRedzone) {
+    uint64_t offset = at - uintptr_t(arena);
+    if (offset + uint64_t(bytes) > shared) {
+      if (bounds)
+        reportAddressError(ctx, "out-of-bounds", what, location,
+                           "byte " + std::to_string(offset) +
+                               " of the block's shared memory, which has " +
+                               std::to_string(shared) + " bytes");
+      return;
+    }
+    if (flags & (GPUMEM_SHARED_CHECK_RACES | GPUMEM_SHARED_CHECK_INIT)) {
+      shadow.prepare(size_t(shared));
+      shadow.access(ctx, epoch, arena, address, bytes, flags, what, location);
+    }
+    return;
+  }
+  if (!deviceRange.holds(address))
+    deviceRange = findShadowedRange(address);
+  const ShadowedRange &range = deviceRange;
+  uint64_t offset = at - range.allocation;
+  // For reports only: it reads the source line.
+  auto allocation = [&] {
+    return "device memory of " + std::to_string(range.allocationBytes) +
+           " bytes" +
+           (range.allocatedAt ? " allocated at " + withSource(range.allocatedAt)
+                              : std::string());
+  };
+  switch (range.kind) {
+  case ShadowedRange::Gap:
+    return;
+  case ShadowedRange::Redzone:
+    if (bounds)
+      reportAddressError(ctx, "out-of-bounds", what, location,
+                         std::to_string(offset - range.allocationBytes) +
+                             " bytes after the end of " + allocation());
+    return;
+  case ShadowedRange::Freed:
+    if (bounds)
+      reportAddressError(ctx, "use after free", what, location,
+                         "byte " + std::to_string(offset) + " of " +
+                             allocation() + ", which was freed");
+    return;
+  case ShadowedRange::Allocation:
+    if (bounds && offset + uint64_t(bytes) > range.allocationBytes)
+      reportAddressError(ctx, "out-of-bounds", what, location,
+                         "bytes " + std::to_string(offset) + ".." +
+                             std::to_string(offset + uint64_t(bytes) - 1) +
+                             " of " + allocation());
+    else if (range.shadow)
+      range.shadow->access(ctx, epoch, offset, bytes, flags, what, location);
+    return;
+  }
+}
