@@ -131,23 +131,19 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
   uint64_t missing = read && (flags & GPUMEM_SHARED_CHECK_INIT)
                          ? firstUnwritten(offset, end)
                          : end;
-  if (missing != end) {
-    uint64_t k = missing;
-    {
-      std::unique_lock<std::mutex> lock;
-      const char *kind = "uninitialized read of device memory";
-      if (firstAtSite(lock, kind, location)) {
-        std::fprintf(stderr,
-                     "gpumem: sanitizer: %s in kernel '%s', block %s thread "
-                     "%s\n  at %s\n  byte %llu of device memory of %llu bytes "
-                     "(%s), which nothing wrote (no kernel, copy or fill)\n%s",
-                     kind, ctx->kernelName, coords(ctx->blockId).text,
-                     coords(ctx->threadId).text, withSource(location).c_str(),
-                     (unsigned long long)k, (unsigned long long)size,
-                     what ? what : "", allocationLine().c_str());
-      }
-    }
-  }
+  std::unique_lock<std::mutex> reporting;
+  const char *uninitialized = "uninitialized read of device memory";
+  if (missing != end && firstAtSite(reporting, uninitialized, location))
+    std::fprintf(stderr,
+                 "gpumem: sanitizer: %s in kernel '%s', block %s thread %s\n"
+                 "  at %s\n  byte %llu of device memory of %llu bytes (%s), "
+                 "which nothing wrote (no kernel, copy or fill)\n%s",
+                 uninitialized, ctx->kernelName, coords(ctx->blockId).text,
+                 coords(ctx->threadId).text, withSource(location).c_str(),
+                 (unsigned long long)missing, (unsigned long long)size,
+                 what ? what : "", allocationLine().c_str());
+  if (reporting.owns_lock())
+    reporting.unlock();
   if (write)
     markWritten(offset, uint64_t(count));
   if (!(flags & GPUMEM_SHARED_CHECK_RACES))
