@@ -29,6 +29,8 @@ namespace {
 /// the largest of the chips gpumem knows (lib/Support/NVIDIATarget.cpp).
 /// A program that fits here may still be too large for a smaller chip.
 constexpr int64_t kMaxSharedBytesPerBlock = 232448;
+/// CUDA's grid limits.
+constexpr int64_t kMaxGridX = 2147483647, kMaxGridYZ = 65535;
 
 /// a * b * c of positive values, or -1 past INT64_MAX.
 int64_t product(int64_t a, int64_t b, int64_t c) {
@@ -106,6 +108,12 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
     fatal("kernel '%s': a grid of %lld x %lld x %lld blocks has more than "
           "2^63 blocks",
           name, (long long)grid[0], (long long)grid[1], (long long)grid[2]);
+  // CUDA's grid limits, so that a program that runs here runs on a GPU.
+  if (grid[0] > kMaxGridX || grid[1] > kMaxGridYZ || grid[2] > kMaxGridYZ)
+    fatal("kernel '%s': a grid of %lld x %lld x %lld blocks exceeds a GPU's "
+          "limits: x at most %lld, y and z at most %lld",
+          name, (long long)grid[0], (long long)grid[1], (long long)grid[2],
+          (long long)kMaxGridX, (long long)kMaxGridYZ);
   if (smem < 0)
     fatal("kernel '%s': negative dynamic shared memory size %d", name, smem);
   if (size_t(kernel->numParams) != paramsCount)
