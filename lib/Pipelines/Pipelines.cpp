@@ -38,11 +38,11 @@ using namespace mlir;
 /// compile time and, opted in, at run time). Math ops
 /// without an LLVM lowering (math.ipowi) become calls to generated functions
 /// first, so that outlining clones those into the gpu.module with the kernel.
-static void addOutliningWithHoisting(OpPassManager &pm,
-                                     bool dynamicSharedBoundsChecks,
-                                     bool lowerAllReduce = true,
-                                     bool sinkConstants = false,
-                                     bool recordMemoryCalls = false) {
+static void addOutliningWithHoisting(
+    OpPassManager &pm, bool dynamicSharedBoundsChecks,
+    const gpumem::GPUMemPlanWorkgroupMemoryPassOptions &plan,
+    bool lowerAllReduce = true, bool sinkConstants = false,
+    bool recordMemoryCalls = false) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemCheckMemcpySizesPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
@@ -62,9 +62,27 @@ static void addOutliningWithHoisting(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(
         gpumem::createGPUMemInsertDynamicSharedBoundsChecksPass());
   pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
+  pm.addPass(gpumem::createGPUMemPlanWorkgroupMemoryPass(plan));
   gpumem::GPUMemRecordLaunchLocationsPassOptions locations;
   locations.memoryCalls = recordMemoryCalls;
   pm.addPass(gpumem::createGPUMemRecordLaunchLocationsPass(locations));
+}
+
+/// The planner's options from a pipeline's: the report names `target`, and
+/// `chip` or else `limit` for the limits.
+template <typename Options>
+static gpumem::GPUMemPlanWorkgroupMemoryPassOptions
+getPlanOptions(const Options &options, StringRef target, StringRef chip = "",
+               uint64_t limit = 0) {
+  gpumem::GPUMemPlanWorkgroupMemoryPassOptions plan;
+  plan.reuse = options.workgroupReuse;
+  plan.report = options.smemReport;
+  plan.reportFile = options.smemReportFile;
+  plan.svgFile = options.smemSvg;
+  plan.targetName = target.str();
+  plan.chip = chip.str();
+  plan.limit = limit;
+  return plan;
 }
 
 /// Device code no target can lower rejected, then host buffers used by
@@ -128,13 +146,14 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
 
 /// The front both NVIDIA pipelines share: hoisting and outlining, the move
 /// of large static shared memory for `chip`, and the checked #nvvm.target.
-static void addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers,
-                           bool boundsChecks, StringRef chip,
-                           StringRef features, StringRef format,
-                           StringRef toolkit, unsigned optLevel,
-                           bool recordMemoryCalls = false) {
+static void
+addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers, bool boundsChecks,
+               const gpumem::GPUMemPlanWorkgroupMemoryPassOptions &plan,
+               StringRef chip, StringRef features, StringRef format,
+               StringRef toolkit, unsigned optLevel,
+               bool recordMemoryCalls = false) {
   addHostBuffersToDevice(pm, hostBuffers);
-  addOutliningWithHoisting(pm, boundsChecks, /*lowerAllReduce=*/true,
+  addOutliningWithHoisting(pm, boundsChecks, plan, /*lowerAllReduce=*/true,
                            /*sinkConstants=*/false, recordMemoryCalls);
   gpumem::GPUMemMoveLargeSharedToDynamicPassOptions large;
   large.chip = chip.str();
@@ -158,8 +177,8 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
     format = toolkit || !options.toolkit.empty() ? "bin" : "isa";
 
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
-                 options.chip, options.features, format, options.toolkit,
-                 options.optLevel);
+                 getPlanOptions(options, "cuda", options.chip), options.chip,
+                 options.features, format, options.toolkit, options.optLevel);
   addNVVMDeviceLowering(pm, "");
   addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "");
 }
@@ -170,6 +189,7 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
   // features through the NVVM lowering, and no ptxas is needed.
   // The cpu runtime names the source line of a failing copy or free.
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
+                 getPlanOptions(options, "cuda-emu", options.chip),
                  options.chip, options.features, "isa", "", 3,
                  /*recordMemoryCalls=*/true);
   addNVVMDeviceLowering(pm, options.omitPass);
@@ -196,6 +216,7 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   // The cpu runtime names the source line of a failing copy or free, and
   // of an allocation in --sanitize's reports.
   addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
+                           getPlanOptions(options, "cpu"),
                            /*lowerAllReduce=*/true, /*sinkConstants=*/false,
                            /*recordMemoryCalls=*/true);
   GPUMemAttachCPUTargetPassOptions target;
@@ -232,7 +253,12 @@ void gpumem::buildVulkanPipeline(OpPassManager &pm,
   // Constants are sunk into the kernels, so that sizes the host wrote as
   // constants (a private alloca's, say) are static in the shader, where
   // SPIR-V needs them.
-  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
+  // Logical SPIR-V cannot view one workgroup array as another type: only
+  // buffers of one type share bytes there.
+  gpumem::GPUMemPlanWorkgroupMemoryPassOptions plan =
+      getPlanOptions(options, "vulkan", "", options.maxSharedMemory);
+  plan.byteViews = false;
+  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks, plan,
                            /*lowerAllReduce=*/false, /*sinkConstants=*/true);
   GPUMemAttachVulkanTargetPassOptions target;
   target.spirvVersion = options.spirvVersion;

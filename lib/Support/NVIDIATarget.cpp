@@ -9,31 +9,35 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
 using namespace gpumem;
 
 static const NVIDIAChip kChips[] = {
-    // name      minPtx firstCuda dropped static  per-block opt-in maximum
-    {"sm_70", 60, 90, 130, 49152, 98304},
-    {"sm_72", 61, 91, 130, 49152, 98304},
-    {"sm_75", 63, 100, 0, 49152, 65536},
-    {"sm_80", 70, 110, 0, 49152, 166912},
-    {"sm_86", 71, 111, 0, 49152, 101376},
-    {"sm_87", 74, 114, 0, 49152, 166912},
-    {"sm_89", 78, 118, 0, 49152, 101376},
-    {"sm_90", 78, 118, 0, 49152, 232448},
-    {"sm_90a", 80, 120, 0, 49152, 232448},
-    {"sm_100", 86, 128, 0, 49152, 232448},
-    {"sm_100a", 86, 128, 0, 49152, 232448},
-    {"sm_120", 87, 128, 0, 49152, 101376},
-    {"sm_120a", 87, 128, 0, 49152, 101376},
+    // name  minPtx firstCuda dropped static per-block-max | per SM: shared,
+    // reserved per block, allocation unit, blocks, threads (CUDA C++
+    // Programming Guide, compute capability tables; occupancy calculator)
+    {"sm_70", 60, 90, 130, 49152, 98304, 98304, 0, 256, 32, 2048},
+    {"sm_72", 61, 91, 130, 49152, 98304, 98304, 0, 256, 32, 2048},
+    {"sm_75", 63, 100, 0, 49152, 65536, 65536, 0, 256, 16, 1024},
+    {"sm_80", 70, 110, 0, 49152, 166912, 167936, 1024, 128, 32, 2048},
+    {"sm_86", 71, 111, 0, 49152, 101376, 102400, 1024, 128, 16, 1536},
+    {"sm_87", 74, 114, 0, 49152, 166912, 167936, 1024, 128, 16, 1536},
+    {"sm_89", 78, 118, 0, 49152, 101376, 102400, 1024, 128, 24, 1536},
+    {"sm_90", 78, 118, 0, 49152, 232448, 233472, 1024, 128, 32, 2048},
+    {"sm_90a", 80, 120, 0, 49152, 232448, 233472, 1024, 128, 32, 2048},
+    {"sm_100", 86, 128, 0, 49152, 232448, 233472, 1024, 128, 32, 2048},
+    {"sm_100a", 86, 128, 0, 49152, 232448, 233472, 1024, 128, 32, 2048},
+    {"sm_120", 87, 128, 0, 49152, 101376, 102400, 1024, 128, 32, 1536},
+    {"sm_120a", 87, 128, 0, 49152, 101376, 102400, 1024, 128, 32, 1536},
 };
 
 llvm::ArrayRef<NVIDIAChip> gpumem::getNVIDIAChips() { return kChips; }
@@ -42,6 +46,27 @@ const NVIDIAChip *gpumem::lookupNVIDIAChip(llvm::StringRef name) {
   const NVIDIAChip *it = llvm::find_if(
       kChips, [&](const NVIDIAChip &chip) { return chip.name == name; });
   return it == std::end(kChips) ? nullptr : it;
+}
+
+unsigned NVIDIAOccupancy::blocks() const {
+  return std::min({blocksBySharedMemory, blocksByThreads, blocksBySMLimit});
+}
+
+NVIDIAOccupancy gpumem::getNVIDIAOccupancy(const NVIDIAChip &chip,
+                                           uint64_t sharedBytes,
+                                           uint64_t threadsPerBlock) {
+  NVIDIAOccupancy occupancy;
+  occupancy.blocksBySMLimit = chip.maxBlocksPerSM;
+  occupancy.blocksBySharedMemory = chip.maxBlocksPerSM;
+  if (sharedBytes)
+    occupancy.blocksBySharedMemory =
+        unsigned(chip.sharedBytesPerSM /
+                 llvm::alignTo(sharedBytes + chip.reservedSharedBytesPerBlock,
+                               chip.sharedAllocationUnit));
+  occupancy.blocksByThreads =
+      threadsPerBlock ? unsigned(chip.maxThreadsPerSM / threadsPerBlock)
+                      : chip.maxBlocksPerSM;
+  return occupancy;
 }
 
 std::string gpumem::listNVIDIAChips() {

@@ -224,11 +224,24 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                  << targetName(target) << "; use --target=cpu\n";
     return failure();
   }
+  // --smem-report with no value: the text report.
+  std::string smemReport = options.smemReport.getValue();
+  if (options.smemReport.getNumOccurrences() && smemReport.empty())
+    smemReport = "text";
+  if (!smemReport.empty() && smemReport != "text" && smemReport != "json") {
+    llvm::errs() << "error: unknown --smem-report '" << smemReport
+                 << "'; expected text or json\n";
+    return failure();
+  }
   // The options of the pipelines' shared front.
   auto setShared = [&](auto &pipelineOptions) {
     pipelineOptions.dynamicSharedBoundsChecks =
         options.checkDynamicSharedBounds.getValue();
     pipelineOptions.hostBuffers = hostBuffers.str();
+    pipelineOptions.workgroupReuse = options.workgroupReuse.getValue();
+    pipelineOptions.smemReport = smemReport;
+    pipelineOptions.smemReportFile = options.smemReportFile.getValue();
+    pipelineOptions.smemSvg = options.smemSvg.getValue();
   };
   PassManager pm(module.getContext());
   if (target == Target::CPU) {

@@ -412,6 +412,11 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
   }
   if (anyError)
     return signalPassFailure();
+  // Outlining gives the kernel's attributions the launch's location; the
+  // planner's report names the allocations.
+  module.walk([](gpu::LaunchOp launch) {
+    gpumem::recordWorkgroupBufferLocations(launch);
+  });
 
   for (Operation *func : functions.getLeftoverHostCopies()) {
     WalkResult usesWorkgroup = func->walk([](Operation *op) {

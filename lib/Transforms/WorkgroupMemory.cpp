@@ -50,6 +50,44 @@ uint64_t gpumem::getWorkgroupBufferAlignment(MemRefType type,
                             layout.getTypeABIAlignment(type.getElementType()));
 }
 
+/// The metadata key of the fused location that keeps buffer locations.
+static constexpr llvm::StringLiteral kBufferLocations =
+    "gpumem.workgroup_buffers";
+
+/// The kept buffer locations in `loc`, or null.
+static ArrayAttr getBufferLocations(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  auto metadata =
+      fused ? dyn_cast_or_null<DictionaryAttr>(fused.getMetadata()) : nullptr;
+  return metadata ? metadata.getAs<ArrayAttr>(kBufferLocations) : nullptr;
+}
+
+void gpumem::recordWorkgroupBufferLocations(gpu::LaunchOp launch) {
+  if (launch.getWorkgroupAttributions().empty())
+    return;
+  MLIRContext *context = launch.getContext();
+  Location own = launch.getLoc();
+  if (getBufferLocations(own))
+    own = cast<FusedLoc>(own).getLocations().front();
+  SmallVector<Attribute> locations;
+  for (BlockArgument buffer : launch.getWorkgroupAttributions())
+    locations.push_back(buffer.getLoc());
+  auto metadata = DictionaryAttr::get(
+      context, {NamedAttribute(StringAttr::get(context, kBufferLocations),
+                               ArrayAttr::get(context, locations))});
+  launch->setLoc(FusedLoc::get(context, {own}, metadata));
+}
+
+Location gpumem::getWorkgroupBufferLocation(gpu::GPUFuncOp kernel,
+                                            unsigned index) {
+  BlockArgument buffer = kernel.getWorkgroupAttributions()[index];
+  ArrayAttr kept = getBufferLocations(kernel.getLoc());
+  if (buffer.getLoc() == kernel.getLoc() && kept && index < kept.size())
+    if (auto location = dyn_cast<LocationAttr>(kept[index]))
+      return location;
+  return buffer.getLoc();
+}
+
 int64_t gpumem::getAddressSpaceNumber(Attribute memorySpace) {
   if (!memorySpace)
     return 0;

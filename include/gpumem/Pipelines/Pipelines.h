@@ -37,6 +37,25 @@ struct SharedPipelineOptions : public mlir::PassPipelineOptions<Derived> {
                      "copy, managed, register (gpumem-host-buffers-to-device)"
                      " or none (left as they are)"),
       llvm::cl::init("none")};
+  Options::Option<bool> workgroupReuse{
+      *this, "workgroup-reuse",
+      llvm::cl::desc("Let workgroup buffers with disjoint live ranges share "
+                     "bytes (gpumem-plan-workgroup-memory)"),
+      llvm::cl::init(true)};
+  Options::Option<std::string> smemReport{
+      *this, "smem-report",
+      llvm::cl::desc("Report every kernel's workgroup memory: text or json; "
+                     "empty: no report"),
+      llvm::cl::init("")};
+  Options::Option<std::string> smemReportFile{
+      *this, "smem-report-file",
+      llvm::cl::desc("Where the report goes: a file, or - for stderr"),
+      llvm::cl::init("-")};
+  Options::Option<std::string> smemSvg{
+      *this, "smem-svg",
+      llvm::cl::desc("Write a picture of every kernel's workgroup memory to "
+                     "this SVG file"),
+      llvm::cl::init("")};
 };
 
 /// Options of `gpumem-cuda-pipeline`.

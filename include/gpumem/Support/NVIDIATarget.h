@@ -34,7 +34,29 @@ struct NVIDIAChip {
   /// Shared memory one block may use after opting in with
   /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
   uint64_t maxSharedBytesPerBlock;
+  /// Shared memory of one streaming multiprocessor (SM).
+  uint64_t sharedBytesPerSM;
+  /// Shared memory the CUDA runtime reserves for each resident block.
+  uint64_t reservedSharedBytesPerBlock;
+  /// Granule in which a block's shared memory is allocated on an SM.
+  uint64_t sharedAllocationUnit;
+  /// Resident blocks and threads of one SM at most.
+  unsigned maxBlocksPerSM;
+  unsigned maxThreadsPerSM;
 };
+
+/// Blocks of `chip` that fit on one SM at once when each uses `sharedBytes`
+/// of shared memory and, when `threadsPerBlock` is not 0, that many
+/// threads; registers are not counted.
+struct NVIDIAOccupancy {
+  unsigned blocksBySharedMemory;
+  unsigned blocksByThreads;
+  unsigned blocksBySMLimit;
+  /// The smallest of the three.
+  unsigned blocks() const;
+};
+NVIDIAOccupancy getNVIDIAOccupancy(const NVIDIAChip &chip, uint64_t sharedBytes,
+                                   uint64_t threadsPerBlock);
 
 /// Every chip gpumem targets, oldest first.
 llvm::ArrayRef<NVIDIAChip> getNVIDIAChips();

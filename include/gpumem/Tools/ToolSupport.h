@@ -71,6 +71,28 @@ struct TargetOptions {
                      "all of them "
                      "(docs/sanitizer.md)"),
       llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<std::string> smemReport{
+      "smem-report", llvm::cl::ValueOptional,
+      llvm::cl::desc("Report every kernel's workgroup (shared) memory on "
+                     "stderr: each buffer's source line, bytes, offset, live "
+                     "range and what it shares bytes with, the totals, the "
+                     "limit and the occupancy; --smem-report=json for JSON "
+                     "(docs/workgroup-memory.md)"),
+      llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<std::string> smemReportFile{
+      "smem-report-file",
+      llvm::cl::desc("Write the --smem-report to this file instead of stderr"),
+      llvm::cl::init("-"), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<std::string> smemSvg{
+      "smem-svg",
+      llvm::cl::desc("Draw every kernel's workgroup memory layout into this "
+                     "SVG file"),
+      llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<bool> workgroupReuse{
+      "workgroup-reuse",
+      llvm::cl::desc("Let workgroup buffers whose live ranges are disjoint "
+                     "share bytes (default: on)"),
+      llvm::cl::init(true), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<bool> checkDynamicSharedBounds{
       "check-dynamic-shared-bounds",
       llvm::cl::desc("Stop the program when a kernel views dynamic shared "

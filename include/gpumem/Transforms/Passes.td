@@ -680,6 +680,93 @@ def GPUMemPackDynamicWorkgroupAllocsPass
   ];
 }
 
+def GPUMemPlanWorkgroupMemoryPass
+    : Pass<"gpumem-plan-workgroup-memory", "::mlir::ModuleOp"> {
+  let summary = "Give workgroup buffers whose live ranges are disjoint the "
+                "same bytes, with the barriers reuse needs, and report every "
+                "kernel's layout";
+  let description = [{
+    After hoisting every workgroup buffer of a kernel is an attribution that
+    holds its own bytes for the whole kernel. This pass computes each
+    static buffer's live range over the kernel's structured control flow
+    (uses through views, casts and device-function calls; widened to a
+    whole loop, since contents persist across iterations, and to a whole
+    branch without a barrier, whose threads may diverge) and places buffers
+    whose ranges are disjoint in the same bytes, first fit, so that the
+    kernel's static bytes are the most that is live at any program point
+    (each buffer aligned to 16 bytes).
+
+    Reuse is safe: where one buffer's bytes pass to another, a `gpu.barrier`
+    must separate the last uses of the first from the first uses of the
+    second in the same block, outside loops and divergent branches. An
+    existing barrier there is used; else one is inserted before the second
+    buffer's first use. Two buffers that no barrier can separate keep
+    separate bytes.
+
+    A kernel whose plan saves bytes gets one `i8` workgroup attribution for
+    its planned buffers, which become `memref.view`s of it at their offsets;
+    other kernels are left as they are. With `byte-views=false` (the vulkan
+    target, whose logical SPIR-V cannot view one workgroup array as
+    another type) only buffers of the same type share, by becoming one
+    attribution. Kernels with unstructured control
+    flow keep one buffer after the other. `reuse=false` plans nothing.
+
+    With `report=text` or `report=json` the pass writes, for every kernel,
+    each buffer's location, type, bytes, alignment, offset, live range and
+    the buffers it shares bytes with, the static totals (planned, lower
+    bound, without reuse), dynamic buffers, inserted barriers, the limit,
+    and on an NVIDIA `chip` the blocks per SM that shared memory allows.
+    `svg` names a file for a picture of the layouts.
+
+    ```mlir
+    gpu.func @k() workgroup(%a : memref<256xf32, 3>, %b : memref<256xf32, 3>) kernel {
+      ... uses of %a ...
+      gpu.barrier
+      ... uses of %b ...
+    }
+    // becomes
+    gpu.func @k() workgroup(%arena : memref<1024xi8, #gpu.address_space<workgroup>>) kernel {
+      %a = memref.view %arena[%c0][] ... to memref<256xf32, #gpu.address_space<workgroup>>
+      %b = memref.view %arena[%c0][] ... to memref<256xf32, #gpu.address_space<workgroup>>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"reuse", "reuse", "bool", /*default=*/"true",
+           "Let buffers with disjoint live ranges share bytes">,
+    Option<"byteViews", "byte-views", "bool", /*default=*/"true",
+           "Share bytes through views of one i8 buffer; false: only "
+           "buffers of the same type share, by becoming one buffer (for "
+           "targets whose workgroup memory is typed: vulkan)">,
+    Option<"insertBarriers", "barriers", "bool", /*default=*/"true",
+           "Insert the barriers reuse needs (false only to show, in tests, "
+           "that they are needed)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write a report of every kernel's plan: text or json">,
+    Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
+           "Where the report goes: a file, or - for stderr">,
+    Option<"svgFile", "svg", "std::string", /*default=*/"\"\"",
+           "Write a picture of every kernel's layout to this SVG file">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip whose limits and occupancy the report gives">,
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target named in the report">,
+    Option<"limit", "limit", "uint64_t", /*default=*/"0",
+           "Workgroup memory of a block at most, for the report, when no "
+           "chip is named (0: none)">,
+  ];
+  let statistics = [
+    Statistic<"numPlanned", "kernels", "Kernels whose buffers share bytes">,
+    Statistic<"numBarriers", "barriers", "Barriers inserted for reuse">,
+    Statistic<"numSavedBytes", "saved-bytes",
+              "Static workgroup bytes saved by reuse">,
+  ];
+}
+
 def GPUMemHostBuffersToDevicePass
     : Pass<"gpumem-host-buffers-to-device", "::mlir::ModuleOp"> {
   let summary = "Make host memrefs that kernels use usable on the device: "

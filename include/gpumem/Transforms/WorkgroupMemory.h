@@ -16,6 +16,10 @@
 namespace mlir {
 class DataLayout;
 class OpBuilder;
+namespace gpu {
+class GPUFuncOp;
+class LaunchOp;
+} // namespace gpu
 } // namespace mlir
 
 namespace gpumem {
@@ -47,6 +51,17 @@ mlir::Value createBufferBytes(mlir::OpBuilder &builder, mlir::Location loc,
 /// when that is larger (docs/workgroup-memory.md).
 uint64_t getWorkgroupBufferAlignment(mlir::MemRefType type,
                                      const mlir::DataLayout &layout);
+
+/// Keeps the locations of `launch`'s workgroup attributions (the
+/// allocations they were hoisted from) in the launch's own location, as
+/// metadata of a fused location, which outlining gives the kernel.
+void recordWorkgroupBufferLocations(mlir::gpu::LaunchOp launch);
+
+/// The location of `kernel`'s workgroup attribution `index`: what
+/// recordWorkgroupBufferLocations kept for it before outlining, else the
+/// attribution's own.
+mlir::Location getWorkgroupBufferLocation(mlir::gpu::GPUFuncOp kernel,
+                                          unsigned index);
 
 } // namespace gpumem
 

@@ -1,0 +1,481 @@
+//===----------------------------------------------------------------------===//
+// gpumem-plan-workgroup-memory: workgroup buffers whose live ranges are
+// disjoint share bytes, with the barriers that reuse needs.
+//
+// Algorithm, per kernel gpu.func of every gpu.module:
+//  1. Live ranges of the static attributions over the kernel's program
+//     points (WorkgroupLiveness.h); two buffers conflict when their ranges
+//     overlap or no barrier can separate them.
+//  2. First fit: each buffer, in a given order, at the lowest 16-aligned
+//     offset whose bytes no conflicting buffer placed before it holds. Three
+//     orders are tried (program order, largest first, longest range first)
+//     and the smallest total kept. The lower bound is the most bytes live at
+//     any program point. Without byte views, buffers instead join, in
+//     program order, the first slot of their own type none of whose
+//     buffers conflicts with them.
+//  3. When the plan saves bytes: a gpu.barrier where reuse needs one and
+//     none exists, then one i8 attribution for the planned buffers, each a
+//     memref.view of it at its offset (cast to its memory-space spelling);
+//     without byte views, the buffers of a slot become its first one.
+//  4. Optionally a report of every kernel (WorkgroupMemoryReport.cpp).
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Support/NVIDIATarget.h"
+#include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
+#include "gpumem/Transforms/WorkgroupMemoryPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMPLANWORKGROUPMEMORYPASS
+#include "gpumem/Transforms/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+using namespace gpumem;
+
+namespace {
+
+/// Workgroup buffers are aligned to 16 bytes; the planner's arena too.
+constexpr uint64_t kArenaAlignment = 16;
+
+/// Places `buffers` (indices `order`) first fit; `conflicts[i][j]` says
+/// whether i and j may not share bytes. Returns the total bytes.
+uint64_t placeFirstFit(MutableArrayRef<PlannedBuffer> buffers,
+                       ArrayRef<unsigned> order,
+                       ArrayRef<SmallVector<bool>> conflicts) {
+  SmallVector<unsigned> placed;
+  uint64_t total = 0;
+  for (unsigned i : order) {
+    PlannedBuffer &buffer = buffers[i];
+    // Candidate offsets: 0 and the end of every conflicting placed buffer.
+    SmallVector<uint64_t> candidates{0};
+    for (unsigned j : placed)
+      if (conflicts[i][j])
+        candidates.push_back(llvm::alignTo(buffers[j].offset + buffers[j].bytes,
+                                           buffer.alignment));
+    llvm::sort(candidates);
+    for (uint64_t offset : candidates) {
+      bool fits = llvm::none_of(placed, [&](unsigned j) {
+        return conflicts[i][j] &&
+               offset < buffers[j].offset + buffers[j].bytes &&
+               buffers[j].offset < offset + buffer.bytes;
+      });
+      if (fits) {
+        buffer.offset = offset;
+        break;
+      }
+    }
+    total = std::max(total, buffer.offset + buffer.bytes);
+    placed.push_back(i);
+  }
+  return total;
+}
+
+/// Places the `planned` buffers (in program order) in slots: a buffer joins
+/// the first slot of its type with no conflicting buffer, else opens one.
+/// Returns the total bytes.
+uint64_t placeInSlots(KernelPlan &plan, ArrayRef<unsigned> planned,
+                      ArrayRef<SmallVector<bool>> conflicts) {
+  SmallVector<SmallVector<unsigned>> slots;
+  for (unsigned i : planned) {
+    auto *slot = llvm::find_if(slots, [&](ArrayRef<unsigned> members) {
+      return plan.buffers[members.front()].type == plan.buffers[i].type &&
+             llvm::none_of(members,
+                           [&](unsigned j) { return conflicts[i][j]; });
+    });
+    if (slot != slots.end())
+      slot->push_back(i);
+    else
+      slots.push_back({i});
+  }
+  uint64_t total = 0;
+  for (ArrayRef<unsigned> members : slots) {
+    PlannedBuffer &first = plan.buffers[members.front()];
+    uint64_t offset = llvm::alignTo(total, first.alignment);
+    for (unsigned i : members)
+      plan.buffers[i].offset = offset;
+    total = offset + first.bytes;
+  }
+  return llvm::alignTo(total, kArenaAlignment);
+}
+
+/// Threads per block of `kernel` when known at compile time: its
+/// known_block_size, or the constant block size all its launches agree on.
+uint64_t getThreadsPerBlock(gpu::GPUFuncOp kernel, ModuleOp module) {
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
+    uint64_t threads = 1;
+    for (int32_t size : *known)
+      threads *= uint64_t(size);
+    return threads;
+  }
+  auto moduleOp = kernel->getParentOfType<gpu::GPUModuleOp>();
+  std::optional<uint64_t> agreed;
+  bool unknown = false;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelModuleName() != moduleOp.getNameAttr() ||
+        launch.getKernelName() != kernel.getNameAttr())
+      return;
+    uint64_t threads = 1;
+    for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                       launch.getBlockSizeZ()}) {
+      std::optional<int64_t> constant = getConstantIntValue(size);
+      if (!constant || *constant <= 0) {
+        unknown = true;
+        return;
+      }
+      threads *= uint64_t(*constant);
+    }
+    if (agreed && *agreed != threads)
+      unknown = true;
+    agreed = threads;
+  });
+  return unknown || !agreed ? 0 : *agreed;
+}
+
+struct PlanWorkgroupMemoryPass
+    : gpumem::impl::GPUMemPlanWorkgroupMemoryPassBase<PlanWorkgroupMemoryPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  KernelPlan planKernel(gpu::GPUFuncOp kernel);
+  /// Finds offsets for the planned buffers; returns the arena's bytes.
+  uint64_t placeBuffers(KernelPlan &plan, const WorkgroupLiveness &liveness);
+  void addBarriers(KernelPlan &plan, const WorkgroupLiveness &liveness);
+  void materialize(gpu::GPUFuncOp kernel, KernelPlan &plan,
+                   uint64_t arenaBytes);
+  LogicalResult writeReports(ArrayRef<KernelPlan> plans);
+};
+
+} // namespace
+
+uint64_t
+PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
+                                      const WorkgroupLiveness &liveness) {
+  SmallVector<unsigned> planned;
+  for (auto [i, buffer] : llvm::enumerate(plan.buffers))
+    if (buffer.planned)
+      planned.push_back(i);
+  // Program order: by the start of the live range.
+  llvm::stable_sort(planned, [&](unsigned a, unsigned b) {
+    return plan.buffers[a].range.start < plan.buffers[b].range.start;
+  });
+  unsigned n = plan.buffers.size();
+  SmallVector<SmallVector<bool>> conflicts(n, SmallVector<bool>(n, false));
+  for (auto [position, i] : llvm::enumerate(planned)) {
+    for (unsigned j : ArrayRef(planned).drop_front(position + 1)) {
+      const WorkgroupLiveRange &first = plan.buffers[i].range;
+      const WorkgroupLiveRange &second = plan.buffers[j].range;
+      bool conflict = failed(liveness.getSeparation(first, second));
+      conflicts[i][j] = conflicts[j][i] = conflict;
+    }
+  }
+  if (!byteViews)
+    return placeInSlots(plan, planned, conflicts);
+  auto rangeLength = [&](unsigned i) {
+    const WorkgroupLiveRange &range = plan.buffers[i].range;
+    return range.uses.empty() ? 0 : range.end - range.start;
+  };
+  SmallVector<SmallVector<unsigned>> orders{planned, planned, planned};
+  llvm::stable_sort(orders[1], [&](unsigned a, unsigned b) {
+    return plan.buffers[a].bytes > plan.buffers[b].bytes;
+  });
+  llvm::stable_sort(orders[2], [&](unsigned a, unsigned b) {
+    return rangeLength(a) > rangeLength(b);
+  });
+  uint64_t best = std::numeric_limits<uint64_t>::max();
+  SmallVector<uint64_t> bestOffsets;
+  for (ArrayRef<unsigned> order : orders) {
+    uint64_t total = placeFirstFit(plan.buffers, order, conflicts);
+    if (total < best) {
+      best = total;
+      bestOffsets.clear();
+      for (PlannedBuffer &buffer : plan.buffers)
+        bestOffsets.push_back(buffer.offset);
+    }
+  }
+  for (auto [buffer, offset] : llvm::zip(plan.buffers, bestOffsets))
+    buffer.offset = offset;
+  return llvm::alignTo(best, kArenaAlignment);
+}
+
+void PlanWorkgroupMemoryPass::addBarriers(KernelPlan &plan,
+                                          const WorkgroupLiveness &liveness) {
+  SmallVector<unsigned> planned;
+  for (auto [i, buffer] : llvm::enumerate(plan.buffers))
+    if (buffer.planned && !buffer.range.uses.empty())
+      planned.push_back(i);
+  llvm::stable_sort(planned, [&](unsigned a, unsigned b) {
+    return plan.buffers[a].range.start < plan.buffers[b].range.start;
+  });
+  for (auto [position, i] : llvm::enumerate(planned)) {
+    for (unsigned j : ArrayRef(planned).drop_front(position + 1)) {
+      PlannedBuffer &first = plan.buffers[i], &second = plan.buffers[j];
+      if (first.offset >= second.offset + second.bytes ||
+          second.offset >= first.offset + first.bytes)
+        continue;
+      // Barriers inserted for earlier pairs count: they are in the IR.
+      FailureOr<Operation *> where =
+          liveness.getSeparation(first.range, second.range);
+      assert(succeeded(where) && "sharing buffers must be separable");
+      if (!*where || !insertBarriers)
+        continue;
+      OpBuilder builder(*where);
+      gpu::BarrierOp::create(builder, (*where)->getLoc());
+      plan.insertedBarriers.push_back((*where)->getLoc());
+      ++numBarriers;
+    }
+  }
+}
+
+/// Erases the workgroup attributions numbered `erased` (ascending) of
+/// `kernel`, whose uses are gone.
+static void eraseAttributions(gpu::GPUFuncOp kernel,
+                              ArrayRef<unsigned> erased) {
+  unsigned remaining = kernel.getNumWorkgroupAttributions() - erased.size();
+  for (unsigned number : llvm::reverse(erased))
+    kernel.getBody().front().eraseArgument(number);
+  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                  Builder(kernel).getI64IntegerAttr(remaining));
+}
+
+/// Without byte views: the buffers at one offset (one slot, one type)
+/// become the first of them.
+static void mergeSlots(gpu::GPUFuncOp kernel, KernelPlan &plan) {
+  SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
+  SmallVector<unsigned> erased;
+  for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
+    if (!buffer.planned)
+      continue;
+    for (unsigned j = 0; j < i; ++j) {
+      if (!plan.buffers[j].planned || plan.buffers[j].offset != buffer.offset ||
+          plan.buffers[j].type != buffer.type)
+        continue;
+      attributions[i].replaceAllUsesWith(attributions[j]);
+      erased.push_back(attributions[i].getArgNumber());
+      break;
+    }
+  }
+  eraseAttributions(kernel, erased);
+}
+
+void PlanWorkgroupMemoryPass::materialize(gpu::GPUFuncOp kernel,
+                                          KernelPlan &plan,
+                                          uint64_t arenaBytes) {
+  if (!byteViews)
+    return mergeSlots(kernel, plan);
+  MLIRContext *context = kernel.getContext();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
+  BlockArgument arena = kernel.addWorkgroupAttribution(
+      MemRefType::get({int64_t(arenaBytes)}, IntegerType::get(context, 8),
+                      MemRefLayoutAttrInterface(), workgroup),
+      kernel.getLoc());
+  OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  SmallVector<unsigned> erased;
+  for (auto [argument, buffer] : llvm::zip(attributions, plan.buffers)) {
+    if (!buffer.planned)
+      continue;
+    Location loc = argument.getLoc();
+    Value offset =
+        arith::ConstantIndexOp::create(builder, loc, int64_t(buffer.offset));
+    auto viewType =
+        MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
+                        MemRefLayoutAttrInterface(), workgroup);
+    Value view = memref::ViewOp::create(builder, loc, viewType, arena, offset,
+                                        ValueRange());
+    if (viewType != buffer.type)
+      view = memref::MemorySpaceCastOp::create(builder, loc, buffer.type, view);
+    argument.replaceAllUsesWith(view);
+    erased.push_back(argument.getArgNumber());
+  }
+  eraseAttributions(kernel, erased);
+  // Offsets in the report: the arena follows the buffers kept apart.
+  uint64_t arenaBase = 0;
+  for (PlannedBuffer &buffer : plan.buffers)
+    if (!buffer.planned && !buffer.dynamic)
+      arenaBase = llvm::alignTo(arenaBase, buffer.alignment) + buffer.bytes;
+  arenaBase = llvm::alignTo(arenaBase, kArenaAlignment);
+  for (PlannedBuffer &buffer : plan.buffers)
+    if (buffer.planned)
+      buffer.offset += arenaBase;
+}
+
+KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
+  KernelPlan plan(kernel.getLoc());
+  plan.kernelName = kernel.getName().str();
+  if (auto module = kernel->getParentOfType<gpu::GPUModuleOp>())
+    plan.moduleName = module.getName().str();
+  plan.threadsPerBlock = getThreadsPerBlock(kernel, getOperation());
+  DataLayout layout = DataLayout::closest(kernel);
+  WorkgroupLiveness liveness(kernel);
+  plan.numPoints = liveness.getNumPoints();
+
+  for (auto [index, argument] :
+       llvm::enumerate(kernel.getWorkgroupAttributions())) {
+    auto type = cast<MemRefType>(argument.getType());
+    PlannedBuffer buffer(getWorkgroupBufferLocation(kernel, index), type);
+    if (type.hasStaticShape()) {
+      buffer.bytes = getWorkgroupBufferBytes(type, layout);
+      buffer.alignment = getWorkgroupBufferAlignment(type, layout);
+    }
+    buffer.range = liveness.getLiveRange(argument);
+    buffer.planned = type.hasStaticShape() && type.getLayout().isIdentity() &&
+                     buffer.alignment <= kArenaAlignment && !buffer.range.whole;
+    plan.buffers.push_back(std::move(buffer));
+  }
+  // Buffers in dynamic shared memory: views of gpu.dynamic_shared_memory.
+  kernel.walk([&](gpu::DynamicSharedMemoryOp dynamic) {
+    plan.usesDynamicSharedMemory = true;
+    for (Operation *user : dynamic->getUsers())
+      if (auto view = dyn_cast<memref::ViewOp>(user)) {
+        PlannedBuffer buffer(view.getLoc(), view.getType());
+        buffer.dynamic = true;
+        buffer.range = liveness.getLiveRange(view.getResult());
+        plan.buffers.push_back(std::move(buffer));
+      }
+  });
+
+  // Without reuse: one static buffer after the other.
+  for (PlannedBuffer &buffer : plan.buffers) {
+    if (buffer.dynamic)
+      continue;
+    buffer.offset = llvm::alignTo(plan.separateBytes, buffer.alignment);
+    plan.separateBytes = buffer.offset + buffer.bytes;
+  }
+  plan.separateBytes = llvm::alignTo(plan.separateBytes, kArenaAlignment);
+
+  // The lower bound: buffers kept apart, plus the most planned bytes live
+  // at one program point (a maximum is reached where a range starts).
+  uint64_t apart = 0, mostLive = 0;
+  for (const PlannedBuffer &buffer : plan.buffers) {
+    if (buffer.dynamic)
+      continue;
+    uint64_t bytes = llvm::alignTo(buffer.bytes, kArenaAlignment);
+    if (!buffer.planned) {
+      apart += bytes;
+      continue;
+    }
+    if (buffer.range.uses.empty())
+      continue;
+    uint64_t live = 0;
+    for (const PlannedBuffer &other : plan.buffers)
+      if (other.planned && !other.range.uses.empty() &&
+          other.range.start <= buffer.range.start &&
+          buffer.range.start <= other.range.end)
+        live += llvm::alignTo(other.bytes, kArenaAlignment);
+    mostLive = std::max(mostLive, live);
+  }
+  plan.lowerBoundBytes = apart + mostLive;
+  plan.plannedBytes = plan.separateBytes;
+
+  unsigned plannable = llvm::count_if(
+      plan.buffers, [](const PlannedBuffer &buffer) { return buffer.planned; });
+  if (!reuse)
+    plan.notPlannedReason = "reuse is off";
+  else if (!liveness.isAnalyzable())
+    plan.notPlannedReason = "the kernel has unstructured control flow";
+  else if (kernel.getWorkgroupAttribAttrs())
+    plan.notPlannedReason = "its workgroup attributions carry attributes";
+  if (!plan.notPlannedReason.empty() || plannable < 2) {
+    for (PlannedBuffer &buffer : plan.buffers)
+      buffer.planned = false;
+    return plan;
+  }
+
+  SmallVector<uint64_t> separateOffsets;
+  for (PlannedBuffer &buffer : plan.buffers)
+    separateOffsets.push_back(buffer.offset);
+  uint64_t arenaBytes = placeBuffers(plan, liveness);
+  uint64_t planned = llvm::alignTo(apart, kArenaAlignment) + arenaBytes;
+  if (planned >= plan.separateBytes) {
+    for (auto [buffer, offset] : llvm::zip(plan.buffers, separateOffsets)) {
+      buffer.offset = offset;
+      buffer.planned = false;
+    }
+    plan.notPlannedReason = "no two buffers can share bytes";
+    return plan;
+  }
+  for (auto [i, buffer] : llvm::enumerate(plan.buffers))
+    for (auto [j, other] : llvm::enumerate(plan.buffers))
+      if (i != j && buffer.planned && other.planned &&
+          buffer.offset < other.offset + other.bytes &&
+          other.offset < buffer.offset + buffer.bytes)
+        buffer.sharesWith.push_back(j);
+  addBarriers(plan, liveness);
+  materialize(kernel, plan, arenaBytes);
+  plan.plannedBytes = planned;
+  ++numPlanned;
+  numSavedBytes += plan.separateBytes - planned;
+  return plan;
+}
+
+LogicalResult
+PlanWorkgroupMemoryPass::writeReports(ArrayRef<KernelPlan> plans) {
+  ReportTarget target{targetName, chip, limit};
+  auto write = [&](StringRef path,
+                   llvm::function_ref<void(llvm::raw_ostream &)> print) {
+    if (path == "-") {
+      print(llvm::errs());
+      return success();
+    }
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+    if (!file) {
+      emitError(getOperation().getLoc())
+          << "cannot write the workgroup memory report: " << error;
+      return failure();
+    }
+    print(file->os());
+    file->keep();
+    return success();
+  };
+  if (report == "text" && failed(write(reportFile, [&](llvm::raw_ostream &os) {
+        printPlansAsText(plans, target, os);
+      })))
+    return failure();
+  if (report == "json" && failed(write(reportFile, [&](llvm::raw_ostream &os) {
+        printPlansAsJSON(plans, target, os);
+      })))
+    return failure();
+  if (!svgFile.empty() && failed(write(svgFile, [&](llvm::raw_ostream &os) {
+        printPlansAsSVG(plans, os);
+      })))
+    return failure();
+  return success();
+}
+
+void PlanWorkgroupMemoryPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (!report.empty() && report != "text" && report != "json") {
+    emitError(module.getLoc()) << "unknown workgroup memory report format '"
+                               << report << "'; expected text or json";
+    return signalPassFailure();
+  }
+  if (!chip.empty() && !lookupNVIDIAChip(chip)) {
+    emitError(module.getLoc()) << "unknown NVIDIA chip '" << chip
+                               << "'; gpumem knows " << listNVIDIAChips();
+    return signalPassFailure();
+  }
+  SmallVector<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (func.isKernel())
+      kernels.push_back(func);
+  });
+  std::vector<KernelPlan> plans;
+  for (gpu::GPUFuncOp kernel : kernels)
+    plans.push_back(planKernel(kernel));
+  if (failed(writeReports(plans)))
+    signalPassFailure();
+}
