@@ -61,7 +61,9 @@ static void addOutliningWithHoisting(
   if (dynamicSharedBoundsChecks)
     pm.addNestedPass<gpu::GPUModuleOp>(
         gpumem::createGPUMemInsertDynamicSharedBoundsChecksPass());
-  pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass());
+  gpumem::GPUMemPackDynamicWorkgroupAllocsPassOptions pack;
+  pack.reuse = plan.reuse;
+  pm.addPass(gpumem::createGPUMemPackDynamicWorkgroupAllocsPass(pack));
   pm.addPass(gpumem::createGPUMemPlanWorkgroupMemoryPass(plan));
   gpumem::GPUMemRecordLaunchLocationsPassOptions locations;
   locations.memoryCalls = recordMemoryCalls;

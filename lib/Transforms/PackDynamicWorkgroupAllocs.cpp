@@ -12,19 +12,24 @@
 //     block id, a load or a loop variable is a located error.
 //  2. Layout, as arithmetic both sides emit alike: the buffers follow the
 //     launch's own dynamic shared memory bytes (the user's bytes first), each
-//     at an offset aligned as getWorkgroupBufferAlignment says.
+//     at an offset aligned as getWorkgroupBufferAlignment says: after every
+//     earlier buffer whose live range meets its own (WorkgroupLiveness.h),
+//     so that buffers live at different times share bytes; with reuse off,
+//     after every earlier buffer. A barrier separates buffers that may
+//     share bytes where the kernel has none.
 //  3. Kernel: a trailing `index` argument receives the user's bytes, which
 //     memref.dim of the user's gpu.dynamic_shared_memory now returns; the
 //     entry block clones the slices, computes the offsets and each
 //     allocation becomes a memref.view of gpu.dynamic_shared_memory there.
 //  4. Every gpu.launch_func of the kernel clones the slices with kernel
 //     arguments, block and grid dims taken from its own operands, passes its
-//     own dynamic shared memory size as the new argument and the total as its dynamic shared
-//     memory size (clamped to INT32_MAX so that the runtime reports an
-//     oversized launch instead of wrapping it).
+//     own dynamic shared memory size as the new argument and the total as its
+//     dynamic shared memory size (clamped to INT32_MAX so that the runtime
+//     reports an oversized launch instead of wrapping it).
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupLiveness.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,6 +60,8 @@ struct DynamicBuffer {
   SmallVector<Value> sizes; // the kernel's values; they outlive `alloc`
   uint64_t elementBytes;
   uint64_t alignment;
+  /// Earlier buffers (indices) this one may not share bytes with.
+  SmallVector<unsigned> conflicts;
 };
 
 /// The kernel-side ops that compute the sizes, each after the ops it uses.
@@ -137,22 +144,62 @@ SmallVector<Value> mappedSizes(const DynamicBuffer &buffer,
 Value emitLayout(OpBuilder &builder, Location loc, Value base,
                  ArrayRef<DynamicBuffer> buffers, const IRMapping &mapping,
                  SmallVectorImpl<Value> &offsets) {
-  Value end = base;
+  SmallVector<Value> ends;
+  Value total = base;
   for (const DynamicBuffer &buffer : buffers) {
-    Value offset = alignUp(builder, loc, end, buffer.alignment);
+    // After every earlier buffer: after the last one, whose end is theirs.
+    bool afterAll = buffer.conflicts.size() == ends.size();
+    Value start = afterAll && !ends.empty() ? ends.back() : base;
+    if (!afterAll)
+      for (unsigned earlier : buffer.conflicts)
+        start = arith::MaxUIOp::create(builder, loc, start, ends[earlier]);
+    Value offset = alignUp(builder, loc, start, buffer.alignment);
     offsets.push_back(offset);
     Value bytes =
         gpumem::createBufferBytes(builder, loc, buffer.type,
                                   mappedSizes(buffer, mapping),
                                   buffer.elementBytes);
-    end = arith::AddIOp::create(builder, loc, offset, bytes);
+    ends.push_back(arith::AddIOp::create(builder, loc, offset, bytes));
+    total = afterAll ? ends.back()
+                     : arith::MaxUIOp::create(builder, loc, total, ends.back());
   }
-  return end;
+  return total;
+}
+
+/// Decides which buffers may share bytes (all conflict without `reuse`) and
+/// inserts the barriers those that may need; returns the barriers inserted.
+unsigned planReuse(gpu::GPUFuncOp kernel,
+                   MutableArrayRef<DynamicBuffer> buffers, bool reuse) {
+  gpumem::WorkgroupLiveness liveness(kernel);
+  SmallVector<gpumem::WorkgroupLiveRange> ranges;
+  for (DynamicBuffer &buffer : buffers)
+    ranges.push_back(liveness.getLiveRange(buffer.alloc->getResult(0)));
+  unsigned barriers = 0;
+  for (unsigned i = 0; i < buffers.size(); ++i) {
+    for (unsigned j = 0; j < i; ++j) {
+      bool jFirst = ranges[j].start <= ranges[i].start;
+      FailureOr<Operation *> separation = failure();
+      if (reuse)
+        separation = liveness.getSeparation(jFirst ? ranges[j] : ranges[i],
+                                            jFirst ? ranges[i] : ranges[j]);
+      if (failed(separation)) {
+        buffers[i].conflicts.push_back(j);
+        continue;
+      }
+      if (!*separation)
+        continue;
+      OpBuilder builder(*separation);
+      gpu::BarrierOp::create(builder, (*separation)->getLoc());
+      ++barriers;
+    }
+  }
+  return barriers;
 }
 
 struct PackDynamicWorkgroupAllocsPass
     : gpumem::impl::GPUMemPackDynamicWorkgroupAllocsPassBase<
           PackDynamicWorkgroupAllocsPass> {
+  using Base::Base;
   void runOnOperation() override;
 
 private:
@@ -322,6 +369,7 @@ void PackDynamicWorkgroupAllocsPass::runOnOperation() {
     }
     if (buffers.empty())
       continue;
+    numBarriers += planReuse(kernel, buffers, reuse);
     if (!packKernel(kernel, buffers, slice)) {
       anyError = true;
       continue;

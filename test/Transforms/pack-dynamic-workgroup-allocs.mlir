@@ -1,4 +1,4 @@
-// RUN: gpumem-opt %s -split-input-file -gpumem-pack-dynamic-workgroup-allocs | FileCheck %s
+// RUN: gpumem-opt %s -split-input-file -gpumem-pack-dynamic-workgroup-allocs=reuse=false | FileCheck %s
 
 // Two buffers (i32, then i64) sized by a kernel argument and a value
 // computed from it; the launch passes no bytes of its own.

@@ -634,7 +634,11 @@ def GPUMemPackDynamicWorkgroupAllocsPass
     * the buffers follow the launch's own dynamic shared memory bytes (the
       user's bytes come first), in program order, each at
       an offset aligned to 16 bytes or its element's alignment (or the
-      allocation's `alignment` when larger);
+      allocation's `alignment` when larger), after every earlier buffer
+      whose live range meets its own (as `gpumem-plan-workgroup-memory`
+      computes them): buffers live at different times share bytes, and a
+      barrier is inserted where reuse needs one and the kernel has none
+      (`reuse=false`: after every earlier buffer);
     * the kernel gets a trailing `index` argument, the launch's own dynamic
       shared memory bytes, and each allocation becomes a `memref.view` of
       `gpu.dynamic_shared_memory` at its offset (offsets computed at the
@@ -674,9 +678,14 @@ def GPUMemPackDynamicWorkgroupAllocsPass
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"reuse", "reuse", "bool", /*default=*/"true",
+           "Let buffers whose live ranges are disjoint share bytes">,
+  ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels with dynamic-size buffers">,
     Statistic<"numBuffers", "buffers", "Dynamic-size buffers packed">,
+    Statistic<"numBarriers", "barriers", "Barriers inserted for reuse">,
   ];
 }
 
