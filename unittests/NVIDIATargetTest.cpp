@@ -68,3 +68,26 @@ TEST(NVIDIAChips, ParsePtxFeature) {
 TEST(CudaToolkit, MissingHintIsNotFound) {
   EXPECT_EQ(findCudaToolkit("/nonexistent/cuda"), std::nullopt);
 }
+
+// Occupancy as the CUDA occupancy calculator computes it: shared memory
+// (plus the 1 KiB the runtime reserves per block on sm_80, in 128-byte
+// units), threads, registers (per warp, in units of 256) and the SM's
+// block limit, whichever allows fewest blocks.
+TEST(NVIDIATarget, OccupancyCountsEachLimit) {
+  const NVIDIAChip *sm80 = lookupNVIDIAChip("sm_80");
+  ASSERT_NE(sm80, nullptr);
+  NVIDIAOccupancy shared = getNVIDIAOccupancy(*sm80, 40000, 128);
+  EXPECT_EQ(shared.blocksBySharedMemory, 4u); // 167936 / 41088
+  EXPECT_EQ(shared.blocksByThreads, 16u);
+  EXPECT_EQ(shared.blocksByRegisters, 32u); // not counted without registers
+  EXPECT_EQ(shared.blocks(), 4u);
+
+  NVIDIAOccupancy registers = getNVIDIAOccupancy(*sm80, 1024, 256, 40);
+  EXPECT_EQ(registers.blocksBySharedMemory, 82u); // 167936 / 2048
+  EXPECT_EQ(registers.blocksByThreads, 8u);
+  EXPECT_EQ(registers.blocksByRegisters, 6u); // 65536 / 1280 / 8 warps
+  EXPECT_EQ(registers.blocks(), 6u);
+
+  NVIDIAOccupancy none = getNVIDIAOccupancy(*sm80, 0, 0);
+  EXPECT_EQ(none.blocks(), sm80->maxBlocksPerSM);
+}

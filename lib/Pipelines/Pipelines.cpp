@@ -183,6 +183,13 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
                  options.features, format, options.toolkit, options.optLevel);
   addNVVMDeviceLowering(pm, "");
   addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "");
+  // Registers are known once ptxas has made the cubins.
+  if (!options.smemReport.empty() && format == "bin") {
+    gpumem::GPUMemReportNVIDIARegistersPassOptions registers;
+    registers.report = options.smemReport;
+    registers.reportFile = options.smemReportFile;
+    pm.addPass(gpumem::createGPUMemReportNVIDIARegistersPass(registers));
+  }
 }
 
 void gpumem::buildCudaEmuPipeline(OpPassManager &pm,

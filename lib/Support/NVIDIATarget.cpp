@@ -49,12 +49,14 @@ const NVIDIAChip *gpumem::lookupNVIDIAChip(llvm::StringRef name) {
 }
 
 unsigned NVIDIAOccupancy::blocks() const {
-  return std::min({blocksBySharedMemory, blocksByThreads, blocksBySMLimit});
+  return std::min({blocksBySharedMemory, blocksByThreads, blocksBySMLimit,
+                   blocksByRegisters});
 }
 
 NVIDIAOccupancy gpumem::getNVIDIAOccupancy(const NVIDIAChip &chip,
                                            uint64_t sharedBytes,
-                                           uint64_t threadsPerBlock) {
+                                           uint64_t threadsPerBlock,
+                                           unsigned registersPerThread) {
   NVIDIAOccupancy occupancy;
   occupancy.blocksBySMLimit = chip.maxBlocksPerSM;
   occupancy.blocksBySharedMemory = chip.maxBlocksPerSM;
@@ -66,6 +68,14 @@ NVIDIAOccupancy gpumem::getNVIDIAOccupancy(const NVIDIAChip &chip,
   occupancy.blocksByThreads =
       threadsPerBlock ? unsigned(chip.maxThreadsPerSM / threadsPerBlock)
                       : chip.maxBlocksPerSM;
+  occupancy.blocksByRegisters = chip.maxBlocksPerSM;
+  if (threadsPerBlock && registersPerThread) {
+    constexpr uint64_t kRegistersPerSM = 65536, kWarp = 32, kUnit = 256;
+    uint64_t perWarp = llvm::alignTo(registersPerThread * kWarp, kUnit);
+    uint64_t warpsPerBlock = llvm::divideCeil(threadsPerBlock, kWarp);
+    occupancy.blocksByRegisters =
+        unsigned(kRegistersPerSM / perWarp / warpsPerBlock);
+  }
   return occupancy;
 }
 

@@ -118,28 +118,9 @@ uint64_t getThreadsPerBlock(gpu::GPUFuncOp kernel, ModuleOp module) {
       threads *= uint64_t(size);
     return threads;
   }
-  auto moduleOp = kernel->getParentOfType<gpu::GPUModuleOp>();
-  std::optional<uint64_t> agreed;
-  bool unknown = false;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    if (launch.getKernelModuleName() != moduleOp.getNameAttr() ||
-        launch.getKernelName() != kernel.getNameAttr())
-      return;
-    uint64_t threads = 1;
-    for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                       launch.getBlockSizeZ()}) {
-      std::optional<int64_t> constant = getConstantIntValue(size);
-      if (!constant || *constant <= 0) {
-        unknown = true;
-        return;
-      }
-      threads *= uint64_t(*constant);
-    }
-    if (agreed && *agreed != threads)
-      unknown = true;
-    agreed = threads;
-  });
-  return unknown || !agreed ? 0 : *agreed;
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  return getLaunchedThreadsPerBlock(module, gpuModule.getName(),
+                                    kernel.getName());
 }
 
 struct PlanWorkgroupMemoryPass
@@ -158,6 +139,31 @@ private:
 };
 
 } // namespace
+
+uint64_t gpumem::getLaunchedThreadsPerBlock(ModuleOp top, StringRef module,
+                                            StringRef kernel) {
+  std::optional<uint64_t> agreed;
+  bool unknown = false;
+  top.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelModuleName().getValue() != module ||
+        launch.getKernelName().getValue() != kernel)
+      return;
+    uint64_t threads = 1;
+    for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                       launch.getBlockSizeZ()}) {
+      std::optional<int64_t> constant = getConstantIntValue(size);
+      if (!constant || *constant <= 0) {
+        unknown = true;
+        return;
+      }
+      threads *= uint64_t(*constant);
+    }
+    if (agreed && *agreed != threads)
+      unknown = true;
+    agreed = threads;
+  });
+  return unknown || !agreed ? 0 : *agreed;
+}
 
 uint64_t
 PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,

@@ -9,6 +9,12 @@
 // RUN: %if ptxas %{ gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa" | gpumem-objects smem - | FileCheck %s --check-prefix=SMEM %}
 // RUN: %if ptxas %{ gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa workgroup-reuse=false" | gpumem-objects smem - | FileCheck %s --check-prefix=SMEM-OFF %}
 
+// With ptxas, the report adds each kernel's registers, read from the cubin,
+// and its static shared memory as ptxas counts it.
+// RUN: %if ptxas %{ gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=bin smem-report=text" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS %}
+// REGS-DAG: registers of kernel @m::@big on sm_90 (ptxas): {{[0-9]+}} per thread, 32768 bytes static shared memory; block size not known at compile time
+// REGS-DAG: registers of kernel @m::@phases on sm_90 (ptxas): {{[0-9]+}} per thread, 4096 bytes static shared memory; block size not known at compile time
+
 // CHECK-LABEL: .visible .entry phases(
 // CHECK:       .shared .align 16 .b8 __wg_phases_0[4096];
 // CHECK-NOT:   .shared .align

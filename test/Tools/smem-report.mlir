@@ -5,6 +5,7 @@
 // RUN: FileCheck %s --check-prefix=SVG < %t.cpu.svg
 // RUN: gpumem-compile --target=cuda-emu --smem-report %s -o %t.emu 2>&1 | FileCheck %s --check-prefixes=REPORT,NVIDIA
 // RUN: gpumem-compile --target=cuda --chip=sm_80 --smem-report %s -o %t.cuda 2>&1 | FileCheck %s --check-prefixes=REPORT,SM80
+// RUN: %if ptxas %{ gpumem-compile --target=cuda --chip=sm_80 --smem-report %s -o %t.cuda2 2>&1 | FileCheck %s --check-prefix=REGS %}
 // RUN: gpumem-compile --target=vulkan --smem-report %s -o %t.vk 2>&1 | FileCheck %s --check-prefixes=REPORT,VULKAN
 // RUN: gpumem-compile --target=cpu --smem-report=json --smem-report-file=%t.json %s -o %t.cpu2
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
@@ -25,6 +26,7 @@
 // NVIDIA-NEXT: occupancy: 8 blocks per SM (114 by shared memory, 76 without reuse; 8 by 256 threads per block; 32 per SM at most)
 // SM80-NEXT:   limit: 166912 bytes per block on sm_80 (49152 static)
 // VULKAN-NEXT: limit: 32768 bytes per block
+// REGS: registers of kernel @main_kernel::@main_kernel on sm_80 (ptxas): {{[0-9]+}} per thread, {{[0-9]+}} bytes static shared memory; occupancy 8 blocks per SM ({{[0-9]+}} by registers, {{[0-9]+}} by shared memory, 8 by threads)
 
 // SVG: <svg
 // SVG: @main_kernel::@main_kernel: 1024 static bytes planned

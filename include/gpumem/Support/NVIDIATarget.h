@@ -46,17 +46,21 @@ struct NVIDIAChip {
 };
 
 /// Blocks of `chip` that fit on one SM at once when each uses `sharedBytes`
-/// of shared memory and, when `threadsPerBlock` is not 0, that many
-/// threads; registers are not counted.
+/// of shared memory and, when not 0, `threadsPerBlock` threads and
+/// `registersPerThread` registers each (both needed for registers to
+/// count; every chip here has 64K 32-bit registers per SM, allocated per
+/// warp in units of 256).
 struct NVIDIAOccupancy {
   unsigned blocksBySharedMemory;
   unsigned blocksByThreads;
   unsigned blocksBySMLimit;
-  /// The smallest of the three.
+  unsigned blocksByRegisters;
+  /// The smallest of the four.
   unsigned blocks() const;
 };
 NVIDIAOccupancy getNVIDIAOccupancy(const NVIDIAChip &chip, uint64_t sharedBytes,
-                                   uint64_t threadsPerBlock);
+                                   uint64_t threadsPerBlock,
+                                   unsigned registersPerThread = 0);
 
 /// Every chip gpumem targets, oldest first.
 llvm::ArrayRef<NVIDIAChip> getNVIDIAChips();

@@ -557,6 +557,36 @@ def GPUMemMoveLargeSharedToDynamicPass
   ];
 }
 
+def GPUMemReportNVIDIARegistersPass
+    : Pass<"gpumem-report-nvidia-registers", "::mlir::ModuleOp"> {
+  let summary = "Report each kernel's registers and its occupancy with "
+                "them, read from the cubins ptxas made";
+  let description = [{
+    Completes `gpumem-plan-workgroup-memory`'s report on the cuda target
+    once ptxas has run: for every `gpu.binary` object in cubin form
+    (`format=bin`), the registers per thread of each kernel (the
+    `EIATTR_REGCOUNT` entries of the cubin's `.nv.info` section) and its
+    static shared memory (its `.nv.shared.<kernel>` section, less the
+    runtime's reserved bytes), and, when every launch of the kernel uses
+    the same constant block size, the blocks per SM that registers, shared
+    memory, threads and the SM's block limit allow together:
+
+    ```
+    registers of kernel @m::@k on sm_90 (ptxas): 40 per thread, 4096 bytes static shared memory; occupancy 8 blocks per SM (12 by registers, 45 by shared memory, 8 by threads)
+    ```
+
+    The cuda pipeline runs it after serialization when a report is asked
+    for; objects in other forms are skipped.
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"\"text\"",
+           "text, or json: added to the kernels of the JSON report in "
+           "report-file, or one JSON object per kernel on stderr">,
+    Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
+           "The report file (text is appended), or - for stderr">,
+  ];
+}
+
 def GPUMemCheckDynamicSharedBoundsPass
     : Pass<"gpumem-check-dynamic-shared-bounds", "::mlir::ModuleOp"> {
   let summary = "Reject views of gpu.dynamic_shared_memory that reach past "

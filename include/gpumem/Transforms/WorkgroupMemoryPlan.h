@@ -8,6 +8,7 @@
 
 #include "gpumem/Transforms/WorkgroupLiveness.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -72,6 +73,12 @@ struct ReportTarget {
   /// no chip says it.
   uint64_t limitBytes = 0;
 };
+
+/// Threads per block of the kernel `kernel` of `gpu.module` `module` when
+/// every gpu.launch_func of it in `top` launches the same constant block
+/// size, else 0.
+uint64_t getLaunchedThreadsPerBlock(mlir::ModuleOp top, llvm::StringRef module,
+                                    llvm::StringRef kernel);
 
 /// Writes the plans as text for people.
 void printPlansAsText(llvm::ArrayRef<KernelPlan> plans,
