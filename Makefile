@@ -5,7 +5,9 @@
 # fuzzing run: FUZZ_SECONDS, FUZZ_SEED; findings in build/fuzz), and
 # make test-sanitize (the second half of make test: the project built with
 # AddressSanitizer and UndefinedBehaviorSanitizer in build-sanitize/, at -O1
-# with assertions, and the lit and unit suites run there).
+# with assertions, and the lit and unit suites run there), and make
+# bench-pocl (installs PoCL, then compares the cpu target with it:
+# bench/pocl.sh).
 
 BUILD      ?= build
 BUILD_TYPE ?= Release
@@ -16,19 +18,21 @@ PACKAGES := cmake ninja-build g++ python3 \
             llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
             libboost-context-dev libgtest-dev libbenchmark-dev \
             libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools glslang-tools
+# Only for bench/pocl.sh (make bench-pocl): PoCL and the OpenCL loader.
+BENCH_PACKAGES := pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 1800
 FUZZ_SEED    ?= $(shell date +%s)
 
-.PHONY: all deps build test test-sanitize run docs clean fuzz
+.PHONY: all deps build test test-sanitize run docs clean fuzz bench-pocl
 
 all: build
 
 # Idempotent: asks apt-get only for packages that are not installed yet.
 deps:
 	@missing=""; \
-	for p in $(PACKAGES); do \
+	for p in $(PACKAGES) $(EXTRA_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -71,3 +75,9 @@ docs: build
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)
+
+# The cpu target against PoCL (bench/pocl.sh); installs PoCL first.
+bench-pocl:
+	$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
+	$(MAKE) --no-print-directory build
+	bench/pocl.sh $(BUILD)
