@@ -233,8 +233,9 @@ void PlanWorkgroupMemoryPass::addBarriers(KernelPlan &plan,
       // Barriers inserted for earlier pairs count: they are in the IR.
       FailureOr<Operation *> where =
           liveness.getSeparation(first.range, second.range);
+      // Placement let only separable buffers share bytes.
       assert(succeeded(where) && "sharing buffers must be separable");
-      if (!*where || !insertBarriers)
+      if (failed(where) || !*where || !insertBarriers)
         continue;
       OpBuilder builder(*where);
       gpu::BarrierOp::create(builder, (*where)->getLoc());
