@@ -184,7 +184,10 @@ void gpumem::printPlansAsText(ArrayRef<KernelPlan> plans,
       if (sharedMemoryLimits(*limits.planned))
         os << "  remark: shared memory limits occupancy\n";
     } else if (limits.limitBytes) {
-      os << "  limit: " << limits.limitBytes << " bytes per block\n";
+      os << "  limit: " << limits.limitBytes << " bytes per block";
+      if (plan.plannedBytes > limits.limitBytes)
+        os << "; the kernel does not fit";
+      os << "\n";
     }
   }
 }

@@ -36,7 +36,7 @@
 // JSON:      "by_shared_memory": 4,
 // JSON-NEXT: "by_shared_memory_without_reuse": 2,
 
-// LIMIT: limit: 32768 bytes per block
+// LIMIT: limit: 32768 bytes per block{{$}}
 gpu.module @m {
   gpu.func @phases(%i: index, %v: f32, %n: index) workgroup(%a : memref<8192xf32, 3>, %b : memref<8192xf32, 3>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -49,3 +49,7 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// A limit below the planned bytes says so.
+// RUN: gpumem-opt %s --gpumem-plan-workgroup-memory="report=text target=vulkan limit=16384" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVER
+// OVER: limit: 16384 bytes per block; the kernel does not fit
