@@ -364,7 +364,8 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
   plan.separateBytes = llvm::alignTo(plan.separateBytes, kArenaAlignment);
 
   // The lower bound: buffers kept apart, plus the most planned bytes live
-  // at one program point (a maximum is reached where a range starts).
+  // at one program point (a maximum is reached where a range starts) or the
+  // largest buffer, whichever is more.
   uint64_t apart = 0, mostLive = 0;
   for (const PlannedBuffer &buffer : plan.buffers) {
     if (buffer.dynamic)
@@ -374,6 +375,8 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
       apart += bytes;
       continue;
     }
+    // Every buffer has its bytes somewhere, used or not.
+    mostLive = std::max(mostLive, bytes);
     if (buffer.range.uses.empty())
       continue;
     uint64_t live = 0;

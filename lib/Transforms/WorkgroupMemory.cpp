@@ -67,8 +67,10 @@ void gpumem::recordWorkgroupBufferLocations(gpu::LaunchOp launch) {
     return;
   MLIRContext *context = launch.getContext();
   Location own = launch.getLoc();
-  if (getBufferLocations(own))
-    own = cast<FusedLoc>(own).getLocations().front();
+  if (getBufferLocations(own)) {
+    ArrayRef<Location> locations = cast<FusedLoc>(own).getLocations();
+    own = locations.empty() ? UnknownLoc::get(context) : locations.front();
+  }
   SmallVector<Attribute> locations;
   for (BlockArgument buffer : launch.getWorkgroupAttributions())
     locations.push_back(buffer.getLoc());
