@@ -10,6 +10,7 @@
 #include "gpumem/Transforms/WorkgroupMemoryPlan.h"
 
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
@@ -90,29 +91,6 @@ Limits getLimits(const KernelPlan &plan, const ReportTarget &target) {
 bool sharedMemoryLimits(const NVIDIAOccupancy &occupancy) {
   return occupancy.blocksBySharedMemory <
          std::min(occupancy.blocksByThreads, occupancy.blocksBySMLimit);
-}
-
-std::string xmlEscape(StringRef text) {
-  std::string escaped;
-  for (char c : text) {
-    switch (c) {
-    case '<':
-      escaped += "&lt;";
-      break;
-    case '>':
-      escaped += "&gt;";
-      break;
-    case '&':
-      escaped += "&amp;";
-      break;
-    case '"':
-      escaped += "&quot;";
-      break;
-    default:
-      escaped += c;
-    }
-  }
-  return escaped;
 }
 
 } // namespace
@@ -300,13 +278,15 @@ void gpumem::printPlansAsSVG(ArrayRef<KernelPlan> plans,
       if (!buffer.dynamic)
         bytes = std::max(bytes, buffer.offset + buffer.bytes);
     double points = std::max(1u, plan.numPoints);
-    os << "<text x=\"10\" y=\"" << top - 12 << "\" font-size=\"13\">"
-       << xmlEscape("@" + plan.moduleName + "::@" + plan.kernelName + ": " +
-                    std::to_string(plan.plannedBytes) +
-                    " static bytes planned, lower bound " +
-                    std::to_string(plan.lowerBoundBytes) + ", " +
-                    std::to_string(plan.separateBytes) + " without reuse")
-       << "</text>\n";
+    os << "<text x=\"10\" y=\"" << top - 12 << "\" font-size=\"13\">";
+    llvm::printHTMLEscaped("@" + plan.moduleName + "::@" + plan.kernelName +
+                               ": " + std::to_string(plan.plannedBytes) +
+                               " static bytes planned, lower bound " +
+                               std::to_string(plan.lowerBoundBytes) + ", " +
+                               std::to_string(plan.separateBytes) +
+                               " without reuse",
+                           os);
+    os << "</text>\n";
     os << "<rect x=\"" << kLeft << "\" y=\"" << top << "\" width=\""
        << kPlotWidth << "\" height=\"" << kPlotHeight
        << "\" fill=\"none\" stroke=\"black\"/>\n";
@@ -318,12 +298,13 @@ void gpumem::printPlansAsSVG(ArrayRef<KernelPlan> plans,
     for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
       unsigned legendY = top + 12 + 14 * i;
       os << "<text x=\"" << kLeft + kPlotWidth + 15 << "\" y=\"" << legendY
-         << "\">"
-         << xmlEscape("#" + std::to_string(i) + " " + locationText(buffer.loc) +
-                      " " +
-                      (buffer.dynamic ? std::string("dynamic")
-                                      : std::to_string(buffer.bytes) + " B"))
-         << "</text>\n";
+         << "\">";
+      llvm::printHTMLEscaped(
+          "#" + std::to_string(i) + " " + locationText(buffer.loc) + " " +
+              (buffer.dynamic ? std::string("dynamic")
+                              : std::to_string(buffer.bytes) + " B"),
+          os);
+      os << "</text>\n";
       if (buffer.dynamic || buffer.range.uses.empty())
         continue;
       double x = kLeft + kPlotWidth * (buffer.range.start / points);
