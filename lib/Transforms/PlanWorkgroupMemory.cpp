@@ -130,9 +130,13 @@ struct PlanWorkgroupMemoryPass
 
 private:
   KernelPlan planKernel(gpu::GPUFuncOp kernel);
-  /// Finds offsets for the planned buffers; returns the arena's bytes.
-  uint64_t placeBuffers(KernelPlan &plan, const WorkgroupLiveness &liveness);
-  void addBarriers(KernelPlan &plan, const WorkgroupLiveness &liveness);
+  /// Finds offsets for the planned buffers, given in program order;
+  /// returns the arena's bytes.
+  uint64_t placeBuffers(KernelPlan &plan, const WorkgroupLiveness &liveness,
+                        ArrayRef<unsigned> planned);
+  /// Inserts the barriers that buffers sharing bytes need.
+  void addBarriers(KernelPlan &plan, const WorkgroupLiveness &liveness,
+                   ArrayRef<unsigned> planned);
   void materialize(gpu::GPUFuncOp kernel, KernelPlan &plan,
                    uint64_t arenaBytes);
   LogicalResult writeReports(ArrayRef<KernelPlan> plans);
@@ -167,19 +171,12 @@ uint64_t gpumem::getLaunchedThreadsPerBlock(ModuleOp top, StringRef module,
 
 uint64_t
 PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
-                                      const WorkgroupLiveness &liveness) {
-  SmallVector<unsigned> planned;
-  for (auto [i, buffer] : llvm::enumerate(plan.buffers))
-    if (buffer.planned)
-      planned.push_back(i);
-  // Program order: by the start of the live range.
-  llvm::stable_sort(planned, [&](unsigned a, unsigned b) {
-    return plan.buffers[a].range.start < plan.buffers[b].range.start;
-  });
+                                      const WorkgroupLiveness &liveness,
+                                      ArrayRef<unsigned> planned) {
   unsigned n = plan.buffers.size();
   SmallVector<SmallVector<bool>> conflicts(n, SmallVector<bool>(n, false));
   for (auto [position, i] : llvm::enumerate(planned)) {
-    for (unsigned j : ArrayRef(planned).drop_front(position + 1)) {
+    for (unsigned j : planned.drop_front(position + 1)) {
       const WorkgroupLiveRange &first = plan.buffers[i].range;
       const WorkgroupLiveRange &second = plan.buffers[j].range;
       bool conflict = failed(liveness.getSeparation(first, second));
@@ -192,7 +189,7 @@ PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
     const WorkgroupLiveRange &range = plan.buffers[i].range;
     return range.uses.empty() ? 0 : range.end - range.start;
   };
-  SmallVector<SmallVector<unsigned>> orders{planned, planned, planned};
+  SmallVector<SmallVector<unsigned>> orders(3, SmallVector<unsigned>(planned));
   llvm::stable_sort(orders[1], [&](unsigned a, unsigned b) {
     return plan.buffers[a].bytes > plan.buffers[b].bytes;
   });
@@ -216,21 +213,15 @@ PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
 }
 
 void PlanWorkgroupMemoryPass::addBarriers(KernelPlan &plan,
-                                          const WorkgroupLiveness &liveness) {
-  SmallVector<unsigned> planned;
-  for (auto [i, buffer] : llvm::enumerate(plan.buffers))
-    if (buffer.planned && !buffer.range.uses.empty())
-      planned.push_back(i);
-  llvm::stable_sort(planned, [&](unsigned a, unsigned b) {
-    return plan.buffers[a].range.start < plan.buffers[b].range.start;
-  });
+                                          const WorkgroupLiveness &liveness,
+                                          ArrayRef<unsigned> planned) {
   for (auto [position, i] : llvm::enumerate(planned)) {
-    for (unsigned j : ArrayRef(planned).drop_front(position + 1)) {
+    for (unsigned j : planned.drop_front(position + 1)) {
       PlannedBuffer &first = plan.buffers[i], &second = plan.buffers[j];
-      if (first.offset >= second.offset + second.bytes ||
-          second.offset >= first.offset + first.bytes)
+      if (!llvm::is_contained(first.sharesWith, j))
         continue;
-      // Barriers inserted for earlier pairs count: they are in the IR.
+      // Barriers inserted for earlier pairs count: they are in the IR. A
+      // buffer never used needs none.
       FailureOr<Operation *> where =
           liveness.getSeparation(first.range, second.range);
       // Placement let only separable buffers share bytes.
@@ -390,15 +381,21 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
   plan.lowerBoundBytes = apart + mostLive;
   plan.plannedBytes = plan.separateBytes;
 
-  unsigned plannable = llvm::count_if(
-      plan.buffers, [](const PlannedBuffer &buffer) { return buffer.planned; });
+  // Program order: by the start of the live range.
+  SmallVector<unsigned> planned;
+  for (auto [i, buffer] : llvm::enumerate(plan.buffers))
+    if (buffer.planned)
+      planned.push_back(i);
+  llvm::stable_sort(planned, [&](unsigned a, unsigned b) {
+    return plan.buffers[a].range.start < plan.buffers[b].range.start;
+  });
   if (!reuse)
     plan.notPlannedReason = "reuse is off";
   else if (!liveness.isAnalyzable())
     plan.notPlannedReason = "the kernel has unstructured control flow";
   else if (kernel.getWorkgroupAttribAttrs())
     plan.notPlannedReason = "its workgroup attributions carry attributes";
-  if (!plan.notPlannedReason.empty() || plannable < 2) {
+  if (!plan.notPlannedReason.empty() || planned.size() < 2) {
     for (PlannedBuffer &buffer : plan.buffers)
       buffer.planned = false;
     return plan;
@@ -407,9 +404,9 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
   SmallVector<uint64_t> separateOffsets;
   for (PlannedBuffer &buffer : plan.buffers)
     separateOffsets.push_back(buffer.offset);
-  uint64_t arenaBytes = placeBuffers(plan, liveness);
-  uint64_t planned = llvm::alignTo(apart, kArenaAlignment) + arenaBytes;
-  if (planned >= plan.separateBytes) {
+  uint64_t arenaBytes = placeBuffers(plan, liveness, planned);
+  uint64_t plannedBytes = llvm::alignTo(apart, kArenaAlignment) + arenaBytes;
+  if (plannedBytes >= plan.separateBytes) {
     for (auto [buffer, offset] : llvm::zip(plan.buffers, separateOffsets)) {
       buffer.offset = offset;
       buffer.planned = false;
@@ -423,11 +420,11 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
           buffer.offset < other.offset + other.bytes &&
           other.offset < buffer.offset + buffer.bytes)
         buffer.sharesWith.push_back(j);
-  addBarriers(plan, liveness);
+  addBarriers(plan, liveness, planned);
   materialize(kernel, plan, arenaBytes);
-  plan.plannedBytes = planned;
+  plan.plannedBytes = plannedBytes;
   ++numPlanned;
-  numSavedBytes += plan.separateBytes - planned;
+  numSavedBytes += plan.separateBytes - plannedBytes;
   return plan;
 }
 
