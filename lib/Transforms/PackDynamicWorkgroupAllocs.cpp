@@ -40,6 +40,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <limits>
@@ -170,6 +171,11 @@ Value emitLayout(OpBuilder &builder, Location loc, Value base,
 /// inserts the barriers those that may need; returns the barriers inserted.
 unsigned planReuse(gpu::GPUFuncOp kernel,
                    MutableArrayRef<DynamicBuffer> buffers, bool reuse) {
+  if (!reuse) {
+    for (unsigned i = 0; i < buffers.size(); ++i)
+      buffers[i].conflicts = llvm::to_vector(llvm::seq(0u, i));
+    return 0;
+  }
   gpumem::WorkgroupLiveness liveness(kernel);
   SmallVector<gpumem::WorkgroupLiveRange> ranges;
   for (DynamicBuffer &buffer : buffers)
@@ -178,10 +184,8 @@ unsigned planReuse(gpu::GPUFuncOp kernel,
   for (unsigned i = 0; i < buffers.size(); ++i) {
     for (unsigned j = 0; j < i; ++j) {
       bool jFirst = ranges[j].start <= ranges[i].start;
-      FailureOr<Operation *> separation = failure();
-      if (reuse)
-        separation = liveness.getSeparation(jFirst ? ranges[j] : ranges[i],
-                                            jFirst ? ranges[i] : ranges[j]);
+      FailureOr<Operation *> separation = liveness.getSeparation(
+          jFirst ? ranges[j] : ranges[i], jFirst ? ranges[i] : ranges[j]);
       if (failed(separation)) {
         buffers[i].conflicts.push_back(j);
         continue;
