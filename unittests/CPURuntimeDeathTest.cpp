@@ -239,7 +239,7 @@ $)");
 TEST_F(CPURuntimeDeathTest, ModuleWithAnotherABIVersion) {
   EXPECT_EXIT(loadModule(GPUMEM_TEST_KERNELS_BAD_ABI), ExitedWithCode(1),
               R"(mgpuModuleLoad: the module was compiled for cpu kernel abi )"
-              R"(version 99; this runtime implements version 3)");
+              R"(version 99; this runtime implements version 4)");
 }
 
 TEST_F(CPURuntimeDeathTest, MissingKernel) {

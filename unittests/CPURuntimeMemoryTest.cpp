@@ -127,6 +127,51 @@ TEST(CPURuntimeMemory, StreamsAndEventsInOrder) {
   mgpuStreamDestroy(stream);
 }
 
+TEST(CPURuntimeMemory, StreamLaunchCopiesItsArguments) {
+  // The launch may run after mgpuLaunchKernel returns; it must use the
+  // arguments as they were then, not the caller's variables later.
+  void *stream = mgpuStreamCreate();
+  int64_t n = 1000;
+  float a = 3;
+  auto *x = static_cast<float *>(mgpuMemAlloc(n * 4, stream, false));
+  auto *y = static_cast<float *>(mgpuMemAlloc(n * 4, stream, false));
+  mgpuMemset32(x, 0x40000000u, n, stream); // 2.0f
+  mgpuMemset32(y, 0x3f800000u, n, stream); // 1.0f
+  launch("saxpy", {4, 1, 1}, {256, 1, 1}, {&n, &a, &x, &y}, 0, stream);
+  n = 0;
+  a = 100;
+  std::vector<float> host(1000, 0);
+  mgpuMemcpy(host.data(), y, host.size() * 4, stream);
+  mgpuStreamSynchronize(stream);
+  EXPECT_EQ(host, std::vector<float>(1000, 7.0f));
+  mgpuMemFree(x, nullptr);
+  mgpuMemFree(y, nullptr);
+  mgpuStreamDestroy(stream);
+}
+
+TEST(CPURuntimeMemory, StreamsRunConcurrently) {
+  // Each one-block launch waits until the other one's block has started:
+  // both finish only if the two streams run at once.
+  void *first = mgpuStreamCreate(), *second = mgpuStreamCreate();
+  int64_t counter = 0;
+  uint64_t ids[2] = {0, 0};
+  int32_t ok[2] = {0, 0};
+  int64_t *counterPtr = &counter;
+  uint64_t *idsPtr[2] = {&ids[0], &ids[1]};
+  int32_t *okPtr[2] = {&ok[0], &ok[1]};
+  launch("rendezvous_pair", {1, 1, 1}, {1, 1, 1},
+         {&counterPtr, &idsPtr[0], &okPtr[0]}, 0, first);
+  launch("rendezvous_pair", {1, 1, 1}, {1, 1, 1},
+         {&counterPtr, &idsPtr[1], &okPtr[1]}, 0, second);
+  mgpuStreamSynchronize(first);
+  mgpuStreamSynchronize(second);
+  EXPECT_EQ(ok[0], 1);
+  EXPECT_EQ(ok[1], 1);
+  EXPECT_NE(ids[0], ids[1]);
+  mgpuStreamDestroy(first);
+  mgpuStreamDestroy(second);
+}
+
 TEST(CPURuntimeModule, LoadTwiceGetFunctionUnload) {
   void *first = loadModule(GPUMEM_TEST_KERNELS);
   void *second = loadModule(GPUMEM_TEST_KERNELS);

@@ -102,20 +102,31 @@ double seconds() {
   return double(now.tv_sec) + 1e-9 * double(now.tv_nsec);
 }
 
-/// rendezvous(int64 *counter, uint64 *ids, int32 *ok): every block waits
-/// (up to 10 s) until all blocks of the grid have started, which needs as
-/// many workers as blocks.
-void rendezvous(void **params, GPUMemThreadContext *ctx) {
+/// Waits (up to 10 s) until *counter reaches `expected` after adding 1,
+/// then records the thread and whether it got there.
+void meet(void **params, GPUMemThreadContext *ctx, int64_t expected) {
   int64_t *counter = arg<int64_t *>(params, 0);
-  int64_t blocks = ctx->gridDim[0] * ctx->gridDim[1] * ctx->gridDim[2];
   __atomic_add_fetch(counter, 1, __ATOMIC_SEQ_CST);
   double deadline = seconds() + 10;
   bool met = false;
-  while (!(met = __atomic_load_n(counter, __ATOMIC_SEQ_CST) >= blocks) &&
+  while (!(met = __atomic_load_n(counter, __ATOMIC_SEQ_CST) >= expected) &&
          seconds() < deadline)
     sched_yield();
   arg<uint64_t *>(params, 1)[linearBlock(ctx)] = uint64_t(pthread_self());
   arg<int32_t *>(params, 2)[linearBlock(ctx)] = met;
+}
+
+/// rendezvous(int64 *counter, uint64 *ids, int32 *ok): every block waits
+/// until all blocks of the grid have started, which needs as many workers
+/// as blocks.
+void rendezvous(void **params, GPUMemThreadContext *ctx) {
+  meet(params, ctx, ctx->gridDim[0] * ctx->gridDim[1] * ctx->gridDim[2]);
+}
+
+/// rendezvous_pair(int64 *counter, uint64 *ids, int32 *ok): as rendezvous,
+/// until two blocks of any launches have started.
+void rendezvousPair(void **params, GPUMemThreadContext *ctx) {
+  meet(params, ctx, 2);
 }
 
 void empty(void **params, GPUMemThreadContext *ctx) {}
@@ -370,25 +381,40 @@ void stackHog(void **params, GPUMemThreadContext *ctx) {
 //--- The module ------------------------------------------------------------//
 
 #define THREAD_ONLY nullptr
+/// The bytes of each parameter (GPUMemCPUKernel::paramBytes).
+const int32_t saxpyParams[] = {8, 4, 8, 8};
+const int32_t shuffleParams[] = {4, 4, 4, 8, 8};
+const int32_t pointerParams[] = {8, 8, 8};
+
+/// `kernel` with its parameter sizes.
+GPUMemCPUKernel withParams(GPUMemCPUKernel kernel, const int32_t *bytes) {
+  kernel.paramBytes = bytes;
+  return kernel;
+}
+
 const GPUMemCPUKernel kernels[] = {
     // name, runThread, runBlock, staticSharedBytes, needsFibers, numParams
-    {"saxpy", saxpy, saxpyBlock, 0, 0, 4},
-    {"saxpy_loop", saxpy, THREAD_ONLY, 0, 0, 4},
-    {"whoami", whoami, whoami, 0, 0, 1},
-    {"rendezvous", rendezvous, rendezvous, 0, 0, 3},
+    withParams({"saxpy", saxpy, saxpyBlock, 0, 0, 4}, saxpyParams),
+    withParams({"saxpy_loop", saxpy, THREAD_ONLY, 0, 0, 4}, saxpyParams),
+    withParams({"whoami", whoami, whoami, 0, 0, 1}, pointerParams),
+    withParams({"rendezvous", rendezvous, rendezvous, 0, 0, 3}, pointerParams),
     {"empty", empty, empty, 0, 0, 0},
     {"empty_fibers", empty, THREAD_ONLY, 0, 1, 0},
-    {"ids", ids, forEachThread<ids>, 8, 0, 1},
-    {"ids_loop", idsLoop, THREAD_ONLY, 8, 0, 1},
-    {"ids_fibers", idsFibers, THREAD_ONLY, 8, 1, 1},
-    {"reduce", reduce, THREAD_ONLY, 1024 * 4, 1, 2},
-    {"dynshared", dynshared, THREAD_ONLY, 20, 1, 2},
-    {"late_barrier", lateBarrier, THREAD_ONLY, 1024 * 4, 1, 1},
+    withParams({"rendezvous_pair", rendezvousPair, rendezvousPair, 0, 0, 3},
+               pointerParams),
+    withParams({"ids", ids, forEachThread<ids>, 8, 0, 1}, pointerParams),
+    withParams({"ids_loop", idsLoop, THREAD_ONLY, 8, 0, 1}, pointerParams),
+    withParams({"ids_fibers", idsFibers, THREAD_ONLY, 8, 1, 1}, pointerParams),
+    withParams({"reduce", reduce, THREAD_ONLY, 1024 * 4, 1, 2}, pointerParams),
+    withParams({"dynshared", dynshared, THREAD_ONLY, 20, 1, 2}, pointerParams),
+    withParams({"late_barrier", lateBarrier, THREAD_ONLY, 1024 * 4, 1, 1},
+               pointerParams),
     {"late_barrier_synccheck", lateBarrier, THREAD_ONLY, 1024 * 4, 1, 1,
-     nullptr, 0, nullptr, nullptr, 0, GPUMEM_CHECK_SYNCCHECK},
-    {"shuffle", shuffleKernel, THREAD_ONLY, 0, 1, 5},
-    {"shuffle_returned", shuffleReturned, THREAD_ONLY, 0, 1, 2},
-    {"warp_sum", warpSum, THREAD_ONLY, 32 * 8, 1, 1},
+     nullptr, 0, nullptr, nullptr, 0, GPUMEM_CHECK_SYNCCHECK, pointerParams},
+    withParams({"shuffle", shuffleKernel, THREAD_ONLY, 0, 1, 5}, shuffleParams),
+    withParams({"shuffle_returned", shuffleReturned, THREAD_ONLY, 0, 1, 2},
+               pointerParams),
+    withParams({"warp_sum", warpSum, THREAD_ONLY, 32 * 8, 1, 1}, pointerParams),
     {"barrier_return", barrierReturn, THREAD_ONLY, 0, 1, 0},
     {"barrier_mismatch", barrierMismatch, THREAD_ONLY, 0, 1, 0},
     {"shuffle_mismatch", shuffleMismatch, THREAD_ONLY, 0, 1, 0},
@@ -397,7 +423,7 @@ const GPUMemCPUKernel kernels[] = {
     {"assert", assertKernel, forEachThread<assertKernel>, 0, 0, 0},
     {"barrier_no_fibers", barrierNoFibers, THREAD_ONLY, 0, 0, 0},
     {"shuffle_bad_width", shuffleBadWidth, THREAD_ONLY, 0, 1, 0},
-    {"stack_hog", stackHog, THREAD_ONLY, 0, 1, 1},
+    withParams({"stack_hog", stackHog, THREAD_ONLY, 0, 1, 1}, pointerParams),
 };
 
 } // namespace

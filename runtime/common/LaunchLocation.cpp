@@ -1,15 +1,15 @@
 //===----------------------------------------------------------------------===//
-// The launch location both runtimes' errors name (LaunchLocation.h). One
-// process-wide value: worker threads that fail inside a kernel report the
-// launch the host thread is waiting on.
+// The launch location the runtimes' errors name (LaunchLocation.h). One
+// value per thread: the host thread records it before a launch, and the
+// threads that run the launch's blocks (a stream's, the worker pool's) set
+// theirs from the launch, so that concurrent launches each report their
+// own.
 //===----------------------------------------------------------------------===//
 
 #include "LaunchLocation.h"
 
-#include <atomic>
-
 namespace {
-std::atomic<const char *> location{nullptr};
+thread_local const char *location = nullptr;
 /// Per thread: host threads allocate and copy independently.
 thread_local const char *memoryCall = nullptr;
 } // namespace
@@ -22,14 +22,10 @@ const char *gpumem::runtime::currentMemoryCallLocation() { return memoryCall; }
 
 void gpumem::runtime::clearMemoryCallLocation() { memoryCall = nullptr; }
 
-extern "C" void gpumemLaunchLocation(const char *where) {
-  location.store(where, std::memory_order_release);
-}
+extern "C" void gpumemLaunchLocation(const char *where) { location = where; }
 
-const char *gpumem::runtime::currentLaunchLocation() {
-  return location.load(std::memory_order_acquire);
-}
+const char *gpumem::runtime::currentLaunchLocation() { return location; }
 
-void gpumem::runtime::clearLaunchLocation() {
-  location.store(nullptr, std::memory_order_release);
-}
+void gpumem::runtime::setLaunchLocation(const char *where) { location = where; }
+
+void gpumem::runtime::clearLaunchLocation() { location = nullptr; }

@@ -11,7 +11,8 @@
 #define GPUMEM_RUNTIME_COMMON_LAUNCHLOCATION_H
 
 extern "C" {
-/// Records "file:line:col" of the next launch (a string that outlives it).
+/// Records "file:line:col" of the calling thread's next launch (a string
+/// that outlives it).
 __attribute__((visibility("default"))) void
 gpumemLaunchLocation(const char *location);
 /// Records "file:line:col" of the calling thread's next memory call.
@@ -21,8 +22,10 @@ gpumemMemoryCallLocation(const char *location);
 
 namespace gpumem::runtime {
 
-/// The launch in progress, or null.
+/// The launch the calling thread performs or runs blocks of, or null.
 const char *currentLaunchLocation();
+/// The calling thread runs blocks of the launch at `where` (or null).
+void setLaunchLocation(const char *where);
 /// Forgets it: the launch is over.
 void clearLaunchLocation();
 /// The calling thread's memory call in progress, or null.

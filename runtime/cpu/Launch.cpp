@@ -1,8 +1,10 @@
 //===----------------------------------------------------------------------===//
 // mgpuLaunchKernel: validates the launch configuration, computes the
-// workgroup arena layout and the way threads run, and hands the grid to the
-// worker pool. The launch is synchronous: when it returns every block has
-// run, which is what makes streams and events trivial on the CPU.
+// workgroup arena layout and the way threads run, copies the arguments (as
+// cuLaunchKernel does: the caller may reuse its parameter array at once)
+// and enqueues the grid on its stream (Streams.h), which hands it to the
+// worker pool. A launch on the null stream waits for every stream and runs
+// before mgpuLaunchKernel returns.
 //
 // Arena of a block: [static part, staticSharedBytes rounded up to
 // GPUMEM_SHARED_ALIGNMENT][dynamic part, `smem` bytes], at most sm_90's
@@ -14,12 +16,16 @@
 #include "Launch.h"
 #include "CPURuntime.h"
 #include "LaunchLocation.h"
+#include "Streams.h"
 #include "Support.h"
 #include "WorkerPool.h"
 
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
 
 using namespace gpumem::cpu;
 
@@ -146,6 +152,33 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
   return info;
 }
 
+/// A launch's own copy of its arguments: each in a 16-byte aligned slot.
+struct ArgumentCopy {
+  struct alignas(16) Slot {
+    char bytes[16];
+  };
+  std::vector<Slot> slots;
+  std::vector<void *> params;
+
+  ArgumentCopy(const GPUMemCPUKernel *kernel, void **from) {
+    size_t count = size_t(kernel->numParams), total = 0;
+    if (count && !kernel->paramBytes)
+      fatal("kernel '%s': the module lists no parameter sizes", nameOf(kernel));
+    for (size_t i = 0; i < count; ++i)
+      total += alignTo(uint64_t(kernel->paramBytes[i]), 16);
+    slots.resize(total / sizeof(Slot));
+    params.resize(count);
+    char *slot = slots.data()->bytes;
+    for (size_t i = 0; i < count; ++i) {
+      if (!from[i])
+        fatal("kernel '%s': argument %zu is a null pointer", nameOf(kernel), i);
+      std::memcpy(slot, from[i], size_t(kernel->paramBytes[i]));
+      params[i] = slot;
+      slot += alignTo(uint64_t(kernel->paramBytes[i]), 16);
+    }
+  }
+};
+
 } // namespace
 
 extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -161,8 +194,17 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   intptr_t block[3] = {blockX, blockY, blockZ};
   LaunchInfo info = validate(static_cast<const GPUMemCPUKernel *>(function),
                              grid, block, smem, params, paramsCount);
-  WorkerPool::get().run(info);
+  info.location = gpumem::runtime::currentLaunchLocation();
   gpumem::runtime::clearLaunchLocation();
+  if (!stream) {
+    Stream::synchronizeAll();
+    WorkerPool::get().run(info);
+    return;
+  }
+  auto arguments = std::make_shared<ArgumentCopy>(info.kernel, params);
+  info.params = arguments->params.data();
+  static_cast<Stream *>(stream)->enqueue(
+      [info, arguments] { WorkerPool::get().run(info); });
 }
 
 extern "C" void gpumemCPURuntimeConfigure(int32_t workers, int64_t stackBytes) {

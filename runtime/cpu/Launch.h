@@ -40,7 +40,8 @@ struct LaunchInfo {
   int64_t staticBytes;     ///< staticSharedBytes rounded to the alignment
   int64_t dynamicBytes;    ///< the launch's `smem`
   BlockMode mode;
-  uint32_t serial; ///< the process's launches, numbered from 1
+  uint32_t serial;      ///< the process's launches, numbered from 1
+  const char *location; ///< the launch's "file:line:col", or null
 };
 
 } // namespace gpumem::cpu

@@ -1,13 +1,12 @@
 //===----------------------------------------------------------------------===//
-// Memory, streams, events and devices of the mgpu* ABI on the CPU.
+// Memory and devices of the mgpu* ABI on the CPU.
 //
 // "Device" memory is host memory, aligned to 64 bytes (a cache line, more
-// than any vector type needs). Copies and fills run at once. Kernels run to
-// completion inside mgpuLaunchKernel, so every ordering a stream or event
-// expresses already holds when the call returns: streams and events are
-// plain tokens, and synchronizing or waiting on them does nothing. Managed
-// memory is host memory too, so prefetch and advice only check their
-// arguments.
+// than any vector type needs). Copies and fills are checked when they are
+// called and run in their stream's order (Streams.h); with a null stream
+// they wait for every stream and run at once. Freeing device memory waits
+// for every stream first, as cudaFree does. Managed memory is host memory
+// too, so prefetch and advice only check their arguments.
 //
 // Every allocation is recorded (start and size, in a map under a mutex).
 // Freed memory is kept in a quarantine of up to 64 MiB and 4096 blocks
@@ -30,6 +29,7 @@
 #include "LaunchLocation.h"
 #include "MemoryHintChecks.h"
 #include "Sanitizer.h"
+#include "Streams.h"
 #include "Support.h"
 
 #include <atomic>
@@ -236,11 +236,14 @@ struct MemoryCallScope {
   ~MemoryCallScope() { gpumem::runtime::clearMemoryCallLocation(); }
 };
 
-/// A stream or an event. Both are the same type so that a handle passed to
-/// the other kind's functions is still destroyed correctly.
-struct Token {
-  enum Kind : uint32_t { Stream, Event } kind;
-};
+/// Runs `work` in `stream`'s order, or now after every stream when
+/// `stream` is null.
+void inStreamOrder(void *stream, Stream::Work work) {
+  if (stream)
+    return static_cast<Stream *>(stream)->enqueue(std::move(work));
+  Stream::synchronizeAll();
+  work();
+}
 
 } // namespace
 
@@ -274,6 +277,8 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
   MemoryCallScope scope;
   if (!ptr)
     return;
+  // No kernel or copy may still use it.
+  Stream::synchronizeAll();
   Allocations &all = allocations();
   {
     std::lock_guard<std::mutex> lock(all.mutex);
@@ -322,26 +327,32 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
     fatal("mgpuMemcpy: the %zu bytes copied from %p to %p overlap (a copy "
           "within one buffer needs a buffer in between)",
           sizeBytes, src, dst);
-  std::memcpy(dst, src, sizeBytes);
-  shadowCopy(dst, src, sizeBytes);
+  inStreamOrder(stream, [=] {
+    std::memcpy(dst, src, sizeBytes);
+    shadowCopy(dst, src, sizeBytes);
+  });
 }
 
 extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
                              void *stream) {
   MemoryCallScope scope;
-  auto *elements = static_cast<uint32_t *>(dst);
-  for (size_t i = 0; i < count; ++i)
-    elements[i] = value;
-  shadowCopy(dst, nullptr, count * sizeof(uint32_t));
+  inStreamOrder(stream, [=] {
+    auto *elements = static_cast<uint32_t *>(dst);
+    for (size_t i = 0; i < count; ++i)
+      elements[i] = value;
+    shadowCopy(dst, nullptr, count * sizeof(uint32_t));
+  });
 }
 
 extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              void *stream) {
   MemoryCallScope scope;
-  auto *elements = static_cast<uint16_t *>(dst);
-  for (size_t i = 0; i < count; ++i)
-    elements[i] = value;
-  shadowCopy(dst, nullptr, count * sizeof(uint16_t));
+  inStreamOrder(stream, [=] {
+    auto *elements = static_cast<uint16_t *>(dst);
+    for (size_t i = 0; i < count; ++i)
+      elements[i] = value;
+    shadowCopy(dst, nullptr, count * sizeof(uint16_t));
+  });
 }
 
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {}
@@ -361,17 +372,3 @@ extern "C" void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
 extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes, int32_t advice) {
   gpumem::runtime::checkMemoryAdvice(advice);
 }
-
-extern "C" void *mgpuStreamCreate(void) { return new Token{Token::Stream}; }
-extern "C" void mgpuStreamDestroy(void *stream) {
-  delete static_cast<Token *>(stream);
-}
-extern "C" void mgpuStreamSynchronize(void *stream) {}
-extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {}
-
-extern "C" void *mgpuEventCreate(void) { return new Token{Token::Event}; }
-extern "C" void mgpuEventDestroy(void *event) {
-  delete static_cast<Token *>(event);
-}
-extern "C" void mgpuEventSynchronize(void *event) {}
-extern "C" void mgpuEventRecord(void *event, void *stream) {}

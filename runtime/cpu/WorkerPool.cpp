@@ -6,7 +6,10 @@
 // report done. The mutex hand-offs also publish the blocks' memory writes
 // to the launching thread.
 // A grid of one block, or a pool of one worker, runs on the launching
-// thread alone and never wakes anyone.
+// thread alone and never wakes anyone. So does a launch that finds the
+// pool busy with another stream's launch: concurrent launches must all
+// progress (a kernel may spin until another one has run), so none waits
+// for the pool.
 //
 // Each persistent thread makes its own BlockRunner, so its arena and fiber
 // stacks are first touched where they are used. The pool itself lives
@@ -17,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WorkerPool.h"
+#include "LaunchLocation.h"
 #include "Support.h"
 
 #include <algorithm>
@@ -47,7 +51,8 @@ WorkerPool &WorkerPool::get() {
 
 WorkerPool::WorkerPool()
     : numWorkers(workerCountFromEnvironment()),
-      stackBytes(stackBytesFromEnvironment()) {}
+      stackBytes(stackBytesFromEnvironment()),
+      stackBytesAtConfiguration(stackBytes) {}
 
 void WorkerPool::shutDown() {
   std::lock_guard<std::mutex> launchLock(launchMutex);
@@ -73,18 +78,47 @@ void WorkerPool::configure(int32_t workers, int64_t bytes) {
   callerRunner.reset();
   numWorkers = workers > 0 ? unsigned(workers) : workerCountFromEnvironment();
   stackBytes = bytes > 0 ? size_t(bytes) : stackBytesFromEnvironment();
+  stackBytesAtConfiguration.store(stackBytes, std::memory_order_relaxed);
+  configuration.fetch_add(1, std::memory_order_release);
 }
 
+namespace {
+/// Runs every block of `launch` with `runner`, on the calling thread.
+void runAlone(BlockRunner &runner, const LaunchInfo &launch) {
+  runner.prepare(launch);
+  for (int64_t block = 0; block < launch.numBlocks; ++block)
+    runner.run(block);
+}
+
+/// Sets the calling thread's launch location for as long as it runs
+/// blocks of one launch.
+struct LocationScope {
+  explicit LocationScope(const LaunchInfo &launch) {
+    gpumem::runtime::setLaunchLocation(launch.location);
+  }
+  ~LocationScope() { gpumem::runtime::clearLaunchLocation(); }
+};
+} // namespace
+
 void WorkerPool::run(const LaunchInfo &launch) {
-  std::lock_guard<std::mutex> launchLock(launchMutex);
+  LocationScope location(launch);
+  std::unique_lock<std::mutex> launchLock(launchMutex, std::try_to_lock);
+  if (!launchLock.owns_lock()) {
+    // The thread's own runner, made again after a reconfiguration.
+    thread_local std::unique_ptr<BlockRunner> ownRunner;
+    thread_local uint64_t ownConfiguration = 0;
+    uint64_t current = configuration.load(std::memory_order_acquire);
+    if (!ownRunner || ownConfiguration != current) {
+      ownRunner = std::make_unique<BlockRunner>(
+          stackBytesAtConfiguration.load(std::memory_order_relaxed));
+      ownConfiguration = current;
+    }
+    return runAlone(*ownRunner, launch);
+  }
   if (!callerRunner)
     callerRunner = std::make_unique<BlockRunner>(stackBytes);
-  if (numWorkers == 1 || launch.numBlocks == 1 || shutDownDone) {
-    callerRunner->prepare(launch);
-    for (int64_t block = 0; block < launch.numBlocks; ++block)
-      callerRunner->run(block);
-    return;
-  }
+  if (numWorkers == 1 || launch.numBlocks == 1 || shutDownDone)
+    return runAlone(*callerRunner, launch);
   if (threads.empty())
     startThreads();
   {
@@ -164,7 +198,10 @@ void *WorkerPool::threadMain(void *self) {
       seen = pool.generation;
       launch = pool.job;
     }
-    pool.takeBlocks(runner, *launch);
+    {
+      LocationScope location(*launch);
+      pool.takeBlocks(runner, *launch);
+    }
     std::lock_guard<std::mutex> lock(pool.mutex);
     if (--pool.busy == 0)
       pool.allDone.notify_one();

@@ -20,7 +20,9 @@ namespace gpumem::cpu {
 
 /// N workers: the launching thread is worker 0, and N - 1 persistent
 /// threads, started at the first launch of more than one block, are the
-/// others. Each worker owns a BlockRunner. Launches are serialized.
+/// others. Each worker owns a BlockRunner. One launch at a time uses the
+/// workers; a launch that starts meanwhile (from another stream) runs on
+/// its own thread alone.
 class WorkerPool {
 public:
   /// The process's pool, made on first use and never destroyed: at exit (or
@@ -50,6 +52,10 @@ private:
 
   unsigned numWorkers;
   size_t stackBytes;
+  /// For launches that run alone: bumped by configure, and the stack size
+  /// it set.
+  std::atomic<uint64_t> configuration{0};
+  std::atomic<size_t> stackBytesAtConfiguration;
   /// Held for a whole launch: one launch at a time. Guards the fields down
   /// to `mutex`.
   std::mutex launchMutex;

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 3
+#define GPUMEM_CPU_ABI_VERSION 4
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
@@ -251,6 +251,10 @@ typedef struct GPUMemCPUKernel {
    * flags). memcheck, racecheck and initcheck are compiled into the code;
    * the runtime makes synccheck's itself. */
   int32_t checks;
+  /* paramBytes[i]: the bytes params[i] points to, so that an asynchronous
+   * launch can copy its arguments (as cuLaunchKernel does). Null when the
+   * kernel has no parameters. */
+  const int32_t *paramBytes;
 } GPUMemCPUKernel;
 
 /* The flags of GPUMemCPUKernel::checks. */

@@ -126,11 +126,29 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto i32 = IntegerType::get(context, 32);
   auto i64 = IntegerType::get(context, 64);
   auto kernelType = LLVM::LLVMStructType::getLiteral(
-      context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32});
+      context,
+      {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, table.size());
   auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
 
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  // Each kernel's param sizes, an i32 array of its own.
+  SmallVector<LLVM::GlobalOp> paramBytes;
+  for (auto [index, entry] : llvm::enumerate(table)) {
+    auto bytes =
+        cast<DictionaryAttr>(entry).getAs<DenseI32ArrayAttr>("param_bytes");
+    if (!bytes || bytes.empty()) {
+      paramBytes.push_back(nullptr);
+      continue;
+    }
+    auto type = LLVM::LLVMArrayType::get(i32, bytes.size());
+    auto values = DenseIntElementsAttr::get(
+        RankedTensorType::get({int64_t(bytes.size())}, i32),
+        bytes.asArrayRef());
+    paramBytes.push_back(LLVM::GlobalOp::create(
+        builder, loc, type, /*isConstant=*/true, LLVM::Linkage::Private,
+        "__gpumem_param_bytes_" + std::to_string(index), values));
+  }
   auto kernels = LLVM::GlobalOp::create(
       builder, loc, tableType, /*isConstant=*/true, LLVM::Linkage::Private,
       "__gpumem_cpu_kernels", Attribute());
@@ -176,7 +194,11 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
               builder, loc, i32,
               dict.getAs<IntegerAttr>("checks")
                   ? dict.getAs<IntegerAttr>("checks").getInt()
-                  : 0)};
+                  : 0),
+          paramBytes[index]
+              ? LLVM::AddressOfOp::create(builder, loc, paramBytes[index])
+                    .getResult()
+              : LLVM::ZeroOp::create(builder, loc, ptr).getResult()};
       Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
       for (auto [field, value] : llvm::enumerate(fields))
         kernel = LLVM::InsertValueOp::create(builder, loc, kernel, value,

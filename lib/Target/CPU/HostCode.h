@@ -20,8 +20,8 @@ namespace gpumem::cpu {
 
 /// The attribute on a CPU gpu.module listing its kernels for the module
 /// descriptor: an array of dictionaries {name, run_thread, run_block,
-/// shared_bytes, needs_fibers, num_params} and, on the cuda-emu target,
-/// {chip, max_shared_bytes, start_coroutine, resume_coroutine,
+/// shared_bytes, needs_fibers, num_params, param_bytes} and, on the cuda-emu
+/// target, {chip, max_shared_bytes, start_coroutine, resume_coroutine,
 /// barriers_only}; `checks` (GPUMemCheck flags) with --sanitize.
 constexpr llvm::StringLiteral kKernelTableAttr = "gpumem.cpu_kernels";
 

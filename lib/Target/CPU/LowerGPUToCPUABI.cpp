@@ -144,6 +144,8 @@ private:
   SmallVector<Value> unpackParams(OpBuilder &builder, Location loc,
                                   Value params, TypeRange types,
                                   int64_t &numParams);
+  /// The bytes each param that unpackParams reads points to.
+  SmallVector<int32_t> paramBytes(Operation *kernel, TypeRange types);
   /// A memref of `type` viewing `bytes` at `offset` of the block's arena.
   Value arenaView(OpBuilder &builder, Location loc, Value context,
                   MemRefType type, int64_t offset);
@@ -586,6 +588,21 @@ SmallVector<Value> ABILowering::unpackParams(OpBuilder &builder,
   return values;
 }
 
+SmallVector<int32_t> ABILowering::paramBytes(Operation *kernel,
+                                             TypeRange types) {
+  DataLayout layout = DataLayout::closest(kernel);
+  SmallVector<int32_t> bytes;
+  for (Type type : types) {
+    if (auto memref = dyn_cast<MemRefType>(type))
+      bytes.append(3 + 2 * memref.getRank(), 8);
+    else if (isa<IndexType>(type))
+      bytes.push_back(8);
+    else
+      bytes.push_back(int32_t(layout.getTypeSize(type).getFixedValue()));
+  }
+  return bytes;
+}
+
 void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
                                  func::FuncOp blockImpl, int64_t sharedBytes,
                                  bool fibers) {
@@ -627,6 +644,8 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
   // A block-wide copy without barriers runs without fibers.
   entry.append("needs_fibers", builder.getBoolAttr(fibers && !blockImpl));
   entry.append("num_params", builder.getI32IntegerAttr(numParams));
+  entry.append("param_bytes",
+               builder.getDenseI32ArrayAttr(paramBytes(stub, argTypes)));
 
   if (blockImpl) {
     OpBuilder body(context);

@@ -405,6 +405,12 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     kernel.setSymName("__gpumem_kernel_" + name);
     kernel.setLinkage(LLVM::Linkage::Internal);
 
+    DataLayout dataLayout = DataLayout::closest(kernel);
+    SmallVector<int32_t> paramBytes;
+    for (Type type : original.getParams())
+      paramBytes.push_back(
+          int32_t(dataLayout.getTypeSize(type).getFixedValue()));
+
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     // The stub gpu.launch_func verifies against until serialization.
     auto stub = LLVM::LLVMFuncOp::create(builder, loc, name, original);
@@ -446,12 +452,14 @@ void LowerNVVMToCPUPass::createKernelEntries() {
                            attrs.getI64IntegerAttr(layout.staticBytes)),
         attrs.getNamedAttr("needs_fibers",
                            attrs.getBoolAttr(needsFibers.contains(kernel))),
-        attrs.getNamedAttr("num_params", attrs.getI32IntegerAttr(
-                                             original.getNumParams())),
+        attrs.getNamedAttr("num_params",
+                           attrs.getI32IntegerAttr(original.getNumParams())),
+        attrs.getNamedAttr("param_bytes",
+                           attrs.getDenseI32ArrayAttr(paramBytes)),
         attrs.getNamedAttr("chip", attrs.getStringAttr(chip)),
-        attrs.getNamedAttr("max_shared_bytes",
-                           attrs.getI64IntegerAttr(
-                               int64_t(layout.maxSharedBytesPerBlock)))};
+        attrs.getNamedAttr(
+            "max_shared_bytes",
+            attrs.getI64IntegerAttr(int64_t(layout.maxSharedBytesPerBlock)))};
     SmallVector<NamedAttribute> entry(std::begin(fields), std::end(fields));
     if (coroutine)
       entry.push_back(attrs.getNamedAttr(

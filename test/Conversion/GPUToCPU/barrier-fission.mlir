@@ -7,7 +7,7 @@
 // lives in an array, the while loop runs once per block.
 
 // CHECK-LABEL: gpu.module @tree
-// CHECK-SAME: name = "sum", needs_fibers = false, num_params = {{[0-9]+}} : i32, run_block = @__gpumem_run_block_sum
+// CHECK-SAME: name = "sum", needs_fibers = false, num_params = {{[0-9]+}} : i32, param_bytes = array<i32: {{[0-9, ]+}}>, run_block = @__gpumem_run_block_sum
 // CHECK: func.func private @__gpumem_kernel_block_sum(
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: llvm.call

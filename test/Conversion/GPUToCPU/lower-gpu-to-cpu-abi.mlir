@@ -5,7 +5,7 @@
 // params-unpacking run_thread wrapper, no run_block, and the stub.
 
 // CHECK-LABEL: gpu.module @fibers
-// CHECK-SAME: gpumem.cpu_kernels = [{name = "k", needs_fibers = true, num_params = 6 : i32, run_thread = @__gpumem_run_thread_k, shared_bytes = 320 : i64}]
+// CHECK-SAME: gpumem.cpu_kernels = [{name = "k", needs_fibers = true, num_params = 6 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8, 8>, run_thread = @__gpumem_run_thread_k, shared_bytes = 320 : i64}]
 // CHECK: func.func private @__gpumem_kernel_k(%[[OUT:.*]]: memref<64xf32>, %[[N:.*]]: index, %[[CTX:.*]]: !llvm.ptr)
 //   The attribution: ctx->sharedMemory (offset 96) + 64, after the 8 x i64 global.
 // CHECK: %[[SHARED_SLOT:.*]] = llvm.getelementptr %[[CTX]][96] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -61,7 +61,7 @@ module attributes {gpu.container_module} {
 // storing each thread id into the context before calling the kernel.
 
 // CHECK-LABEL: gpu.module @loop
-// CHECK-SAME: name = "scale", needs_fibers = false, num_params = 5 : i32, run_block = @__gpumem_run_block_scale, run_thread = @__gpumem_run_thread_scale, shared_bytes = 0 : i64
+// CHECK-SAME: name = "scale", needs_fibers = false, num_params = 5 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8>, run_block = @__gpumem_run_block_scale, run_thread = @__gpumem_run_thread_scale, shared_bytes = 0 : i64
 // CHECK: func.func private @__gpumem_run_block_scale(%{{.*}}: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr)
 // CHECK: scf.for %[[Z:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[Z64:.*]] = arith.index_cast %[[Z]] : index to i64
@@ -79,6 +79,23 @@ module attributes {gpu.container_module} {
       %v = memref.load %data[%i] : memref<?xf32>
       %w = arith.addf %v, %v : f32
       memref.store %w, %data[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Each param's byte size is in the table, so that an asynchronous launch can
+// copy its arguments: a memref is 3 + 2 * rank words, an index a word, any
+// other argument its data-layout size.
+
+// CHECK-LABEL: gpu.module @sizes
+// CHECK-SAME: num_params = 10 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8, 1, 2, 4, 8, 16>
+module attributes {gpu.container_module} {
+  gpu.module @sizes {
+    gpu.func @k(%m: memref<?xf32>, %b: i1, %h: f16, %f: f32, %n: index,
+                %v: vector<4xf32>) kernel {
       gpu.return
     }
   }
