@@ -168,7 +168,7 @@ struct ArgumentCopy {
       total += alignTo(uint64_t(kernel->paramBytes[i]), 16);
     slots.resize(total / sizeof(Slot));
     params.resize(count);
-    char *slot = slots.data()->bytes;
+    char *slot = reinterpret_cast<char *>(slots.data());
     for (size_t i = 0; i < count; ++i) {
       if (!from[i])
         fatal("kernel '%s': argument %zu is a null pointer", nameOf(kernel), i);
