@@ -245,6 +245,18 @@ void inStreamOrder(void *stream, Stream::Work work) {
   work();
 }
 
+/// mgpuMemset32/16: writes `count` elements of `value` at `dst` in
+/// `stream`'s order and marks them written.
+template <typename T>
+void fill(void *dst, T value, size_t count, void *stream) {
+  inStreamOrder(stream, [=] {
+    auto *elements = static_cast<T *>(dst);
+    for (size_t i = 0; i < count; ++i)
+      elements[i] = value;
+    shadowCopy(dst, nullptr, count * sizeof(T));
+  });
+}
+
 } // namespace
 
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
@@ -336,23 +348,13 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
 extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
                              void *stream) {
   MemoryCallScope scope;
-  inStreamOrder(stream, [=] {
-    auto *elements = static_cast<uint32_t *>(dst);
-    for (size_t i = 0; i < count; ++i)
-      elements[i] = value;
-    shadowCopy(dst, nullptr, count * sizeof(uint32_t));
-  });
+  fill<uint32_t>(dst, value, count, stream);
 }
 
 extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              void *stream) {
   MemoryCallScope scope;
-  inStreamOrder(stream, [=] {
-    auto *elements = static_cast<uint16_t *>(dst);
-    for (size_t i = 0; i < count; ++i)
-      elements[i] = value;
-    shadowCopy(dst, nullptr, count * sizeof(uint16_t));
-  });
+  fill<uint16_t>(dst, value, count, stream);
 }
 
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {}
