@@ -182,19 +182,34 @@ TEST_F(CPURuntimeDeathTest, ShuffleWidthOutOfRange) {
 }
 
 TEST_F(CPURuntimeDeathTest, AssertFail) {
+  // The failing threads print CUDA's line and stop; the others go on; the
+  // launch fails at its end.
+  const char *expected =
+      R"(^assert\.mlir:7: check: block: \[1,0,0\], thread: \[3,0,0\] )"
+      R"(Assertion `x must be positive` failed\.
+thread 4 went on
+assert\.mlir:7: check: block: \[1,0,0\], thread: \[5,0,0\] )"
+      R"(Assertion `x must be positive` failed\.
+gpumem: error: kernel 'assert': an assertion failed \(the failing threads )"
+      R"(are listed above\)
+$)";
   EXPECT_EXIT(launch("assert", {2, 1, 1}, {8, 1, 1}), ExitedWithCode(1),
-              R"(^gpumem: error: kernel 'assert': assertion failed at )"
-              R"(assert\.mlir:7:9: x must be positive \(block \(1,0,0\), )"
-              R"(thread \(3,0,0\)\)
-$)");
+              expected);
   EXPECT_EXIT(
       {
         gpumemCPURuntimeConfigure(4, 0);
         launch("assert", {16, 1, 1}, {8, 1, 1});
       },
-      ExitedWithCode(1),
-      R"(kernel 'assert': assertion failed at assert\.mlir:7:9: x must be )"
-      R"(positive \(block \(1,0,0\), thread \(3,0,0\)\))");
+      ExitedWithCode(1), expected);
+}
+
+TEST_F(CPURuntimeDeathTest, AssertFailBeforeBarrier) {
+  // The barrier completes without the thread that failed.
+  EXPECT_EXIT(launch("assert_barrier", {1, 1, 1}, {8, 1, 1}), ExitedWithCode(1),
+              R"(^barrier\.mlir:2: \(unknown\): block: \[0,0,0\], )"
+              R"(thread: \[3,0,0\] Assertion `three` failed\.
+past the barrier
+gpumem: error: kernel 'assert_barrier': an assertion failed)");
 }
 
 //--- Modules ---------------------------------------------------------------//
@@ -239,7 +254,7 @@ $)");
 TEST_F(CPURuntimeDeathTest, ModuleWithAnotherABIVersion) {
   EXPECT_EXIT(loadModule(GPUMEM_TEST_KERNELS_BAD_ABI), ExitedWithCode(1),
               R"(mgpuModuleLoad: the module was compiled for cpu kernel abi )"
-              R"(version 99; this runtime implements version 4)");
+              R"(version 99; this runtime implements version 5)");
 }
 
 TEST_F(CPURuntimeDeathTest, MissingKernel) {

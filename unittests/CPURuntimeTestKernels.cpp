@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -349,10 +350,26 @@ void barrierVsShuffle(void **params, GPUMemThreadContext *ctx) {
     barrier(ctx, "mixed2.mlir:4:5");
 }
 
-/// Thread (3,0,0) of block (1,0,0) fails an assertion.
+/// Threads 3 and 5 of block (1,0,0) fail an assertion; thread 4 of that
+/// block says it went on.
 void assertKernel(void **params, GPUMemThreadContext *ctx) {
-  if (ctx->blockId[0] == 1 && ctx->threadId[0] == 3)
-    ctx->services->assertFail(ctx, "x must be positive", "assert.mlir:7:9");
+  if (ctx->blockId[0] != 1)
+    return;
+  if (ctx->threadId[0] == 3 || ctx->threadId[0] == 5)
+    ctx->services->assertFail(ctx, "x must be positive", "assert.mlir", 7,
+                              "check");
+  if (ctx->threadId[0] == 4)
+    fprintf(stderr, "thread 4 went on\n");
+}
+
+/// Thread 3 fails an assertion before the block's barrier, which the
+/// others then pass without it.
+void assertBeforeBarrier(void **params, GPUMemThreadContext *ctx) {
+  if (ctx->threadId[0] == 3)
+    ctx->services->assertFail(ctx, "three", "barrier.mlir", 2, "(unknown)");
+  barrier(ctx, "barrier.mlir:3:3");
+  if (ctx->threadId[0] == 0)
+    fprintf(stderr, "past the barrier\n");
 }
 
 /// Marked needsFibers == 0, yet reaches a barrier.
@@ -420,7 +437,8 @@ const GPUMemCPUKernel kernels[] = {
     {"shuffle_mismatch", shuffleMismatch, THREAD_ONLY, 0, 1, 0},
     {"shuffle_vs_barrier", shuffleVsBarrier, THREAD_ONLY, 0, 1, 0},
     {"barrier_vs_shuffle", barrierVsShuffle, THREAD_ONLY, 0, 1, 0},
-    {"assert", assertKernel, forEachThread<assertKernel>, 0, 0, 0},
+    {"assert", assertKernel, THREAD_ONLY, 0, 0, 0},
+    {"assert_barrier", assertBeforeBarrier, THREAD_ONLY, 0, 1, 0},
     {"barrier_no_fibers", barrierNoFibers, THREAD_ONLY, 0, 0, 0},
     {"shuffle_bad_width", shuffleBadWidth, THREAD_ONLY, 0, 1, 0},
     withParams({"stack_hog", stackHog, THREAD_ONLY, 0, 1, 1}, pointerParams),

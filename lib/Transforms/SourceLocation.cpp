@@ -17,3 +17,22 @@ std::optional<std::string> gpumem::fileLineColumn(Location loc) {
           Twine(file.getColumn()))
       .str();
 }
+
+gpumem::AssertSite gpumem::assertSite(Location loc) {
+  while (auto call = dyn_cast<CallSiteLoc>(loc))
+    loc = call.getCallee();
+  AssertSite site;
+  auto setFile = [&](Location at) {
+    if (auto file = dyn_cast<FileLineColLoc>(at)) {
+      site.file = file.getFilename().str();
+      site.line = file.getLine();
+    }
+  };
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    site.function = name.getName().str();
+    setFile(name.getChildLoc());
+  } else {
+    setFile(loc);
+  }
+  return site;
+}

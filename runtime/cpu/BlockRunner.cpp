@@ -56,6 +56,15 @@ using boost::context::detail::make_fcontext;
 
 namespace {
 
+/// Steps `id` to the block's next thread, x fastest; false after the last.
+bool nextThread(int64_t id[3], const int64_t dims[3]) {
+  for (int d = 0; d < 3; ++d) {
+    if (++id[d] < dims[d])
+      return true;
+    id[d] = 0;
+  }
+  return false;
+}
 
 /// The lane `lane` reads from, or -1 when the shuffle is invalid there.
 /// As MLIR's gpu.shuffle says (and the member mask upstream's NVVM lowering
@@ -105,10 +114,9 @@ uint64_t shuffleService(GPUMemThreadContext *ctx, uint64_t value,
 }
 
 void assertFailService(GPUMemThreadContext *ctx, const char *message,
-                       const char *location) {
-  fatal("kernel '%s': assertion failed at %s: %s (block %s, thread %s)",
-        ctx->kernelName, locationOr(location), message ? message : "",
-        coords(ctx->blockId).text, coords(ctx->threadId).text);
+                       const char *file, uint32_t line, const char *function) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->failAssert(ctx, message, file, line, function);
 }
 
 void barrierSyncService(GPUMemThreadContext *ctx, int32_t id, int32_t count,
@@ -177,7 +185,7 @@ void sharedAccessService(GPUMemThreadContext *ctx, const void *address,
 constexpr GPUMemRuntimeServices services = {
     barrierService,           shuffleService,        assertFailService,
     barrierSyncService,       warpSyncService,       cudaVprintf,
-    cudaAssertFail,           coroutineFrameService, warpSyncResultService,
+    assertFailService,        coroutineFrameService, warpSyncResultService,
     coroutineReturnedService, accessErrorService,    sharedAccessService,
     argumentCheckService,     deviceAccessService,   addressAccessService,
     blockPhaseService};
@@ -264,18 +272,24 @@ void BlockRunner::runBlock(int64_t linearBlock) {
   case BlockMode::Block:
     std::copy(blockId, blockId + 3, single.blockId);
     std::fill(single.threadId, single.threadId + 3, 0);
+    // A failed assert ends the block: runBlock cannot go on without the
+    // thread (the compiler gives kernels that may assert none).
+    if (sigsetjmp(trapPoint, 0))
+      return;
     info.kernel->runBlock(info.params, &single);
     return;
   case BlockMode::Loop:
     std::copy(blockId, blockId + 3, single.blockId);
-    for (int64_t z = 0; z < info.block[2]; ++z)
-      for (int64_t y = 0; y < info.block[1]; ++y)
-        for (int64_t x = 0; x < info.block[0]; ++x) {
-          single.threadId[0] = x;
-          single.threadId[1] = y;
-          single.threadId[2] = z;
-          info.kernel->runThread(info.params, &single);
-        }
+    std::fill(single.threadId, single.threadId + 3, 0);
+    // A thread that fails an assert jumps back here; the block goes on
+    // with the next one.
+    if (sigsetjmp(trapPoint, 0)) {
+      if (!nextThread(single.threadId, info.block))
+        return;
+    }
+    do
+      info.kernel->runThread(info.params, &single);
+    while (nextThread(single.threadId, info.block));
     return;
   case BlockMode::Fibers:
   case BlockMode::Coroutines:
@@ -293,6 +307,7 @@ void BlockRunner::runBlock(int64_t linearBlock) {
 void BlockRunner::startBlock() {
   uint32_t threads = uint32_t(launch->threadsPerBlock);
   live = threads;
+  trapped = 0;
   atBarrier = 0;
   barrierLocation = nullptr;
   barrierWaiters.clear();
@@ -329,27 +344,39 @@ void BlockRunner::startBlock() {
 
 void BlockRunner::runScheduled() {
   startBlock();
+  round = 0;
+  // A coroutine that fails an assert jumps back here, `round` past it.
+  (void)sigsetjmp(trapPoint, 0);
   while (!runQueue.empty()) {
-    for (size_t k = 0; k < runQueue.size(); ++k)
-      resume(runQueue[k]);
+    for (; round < runQueue.size(); ++round)
+      resume(runQueue[round]);
     runQueue.swap(nextQueue);
     nextQueue.clear();
+    round = 0;
   }
-  if (live != 0)
+  // Threads left waiting for one that failed an assert end with the block:
+  // the launch fails anyway.
+  if (live != 0 && trapped == 0)
     reportStuck();
 }
 
 void BlockRunner::runBarrierCoroutines() {
   startBlock();
+  round = 0;
+  // A coroutine that fails an assert jumps back here, `round` past it.
+  (void)sigsetjmp(trapPoint, 0);
   while (!runQueue.empty()) {
     // Every waiting thread runs to its next barrier or its end.
-    for (uint32_t index : runQueue)
-      resume(index);
+    for (; round < runQueue.size(); ++round)
+      resume(runQueue[round]);
+    round = 0;
     // They must all wait at one barrier, or all have returned.
     nextQueue.clear();
     const char *at = nullptr;
     uint32_t returned = UINT32_MAX;
     for (uint32_t index : runQueue) {
+      if (fibers[index].state == State::Trapped)
+        continue;
       if (fibers[index].state == State::Done) {
         returned = std::min(returned, index);
         continue;
@@ -536,11 +563,13 @@ void BlockRunner::releaseBarrier(const GPUMemThreadContext *last) {
   // returned before it is as wrong as one that returns while others wait,
   // whichever ran first. (PTX's bar.sync on cuda-emu lets exited threads
   // go, as GPUs do.)
-  if (live < launch->threadsPerBlock && !launch->kernel->emulatedChip) {
+  if (live + trapped < launch->threadsPerBlock &&
+      !launch->kernel->emulatedChip) {
     const GPUMemThreadContext &gone = contexts[firstReturned];
     std::string others =
-        live + 1 < launch->threadsPerBlock
-            ? " and " + std::to_string(launch->threadsPerBlock - live - 1) +
+        live + trapped + 1 < launch->threadsPerBlock
+            ? " and " +
+                  std::to_string(launch->threadsPerBlock - live - trapped - 1) +
                   " other threads"
             : "";
     if (!syncCheck())
@@ -700,7 +729,7 @@ bool BlockRunner::tryCompleteSegment(uint32_t warpIndex, uint32_t lane,
     State state = fibers[first + l].state;
     if (state == State::AtShuffle)
       ++arrived;
-    else if (state != State::Done)
+    else if (state != State::Done && state != State::Trapped)
       return false; // a live lane of the segment has not arrived yet
   }
   if (arrived == 0)
@@ -766,6 +795,47 @@ void BlockRunner::threadReturned(uint32_t index) {
   Warp &warp = warps[warpIndex];
   --warp.live;
   // The lane may have been the last one a segment's shuffle waited for.
+  uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
+  if (waiting != UINT32_MAX)
+    tryCompleteSegment(warpIndex, index % GPUMEM_WARP_SIZE,
+                       uint32_t(fibers[waiting].width), UINT32_MAX);
+}
+
+void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,
+                             const char *file, uint32_t line,
+                             const char *function) {
+  printAssertFailure(ctx, message, file, line, function);
+  if (launch->assertFailed)
+    launch->assertFailed->store(true, std::memory_order_relaxed);
+  switch (launch->mode) {
+  case BlockMode::Block:
+  case BlockMode::Loop:
+    siglongjmp(trapPoint, 1);
+  case BlockMode::Coroutines:
+  case BlockMode::BarrierCoroutines:
+    threadTrapped(indexOf(ctx));
+    ++round;
+    siglongjmp(trapPoint, 1);
+  case BlockMode::Fibers: {
+    uint32_t index = indexOf(ctx);
+    threadTrapped(index);
+    // Never resumed again, as a returned fiber.
+    fiber_sanitizer::startSwitch(nullptr, schedulerStack);
+    jump_fcontext(fibers[index].caller, nullptr);
+    break;
+  }
+  }
+  __builtin_unreachable();
+}
+
+void BlockRunner::threadTrapped(uint32_t index) {
+  fibers[index].state = State::Trapped;
+  --live;
+  ++trapped;
+  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  --warps[warpIndex].live;
+  if (atBarrier && atBarrier == live)
+    releaseBarrier(&contexts[index]);
   uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
   if (waiting != UINT32_MAX)
     tryCompleteSegment(warpIndex, index % GPUMEM_WARP_SIZE,

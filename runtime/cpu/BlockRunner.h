@@ -13,6 +13,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include <csetjmp>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,13 @@ public:
   void prepare(const LaunchInfo &launch);
   /// Runs block `linearBlock` (x fastest) of the prepared launch.
   void run(int64_t linearBlock);
+
+  /// services->assertFail and cudaAssertFail: prints CUDA's line, marks
+  /// the launch failed and stops the calling thread; the block goes on
+  /// with its other threads (Block mode: the block ends).
+  [[noreturn]] void failAssert(GPUMemThreadContext *ctx, const char *message,
+                               const char *file, uint32_t line,
+                               const char *function);
 
   /// services->barrier.
   void barrier(GPUMemThreadContext *ctx, const char *location);
@@ -105,7 +113,9 @@ private:
     AtShuffle,
     AtNamedBarrier,
     AtWarpSync,
-    Done
+    Done,
+    /// Failed an assert: stopped for good, without the checks of a return.
+    Trapped
   };
 
   /// One thread of the block in fiber mode.
@@ -157,6 +167,9 @@ private:
   void goOn(uint32_t index);
   static void fiberMain(transfer_t from);
   void threadReturned(uint32_t index);
+  /// Takes a thread that failed an assert out of the block's counts; the
+  /// barrier or shuffle the others wait at may complete without it.
+  void threadTrapped(uint32_t index);
   /// Whether the kernel was compiled with --sanitize=synccheck.
   bool syncCheck() const {
     return launch->kernel->checks & GPUMEM_CHECK_SYNCCHECK;
@@ -227,7 +240,12 @@ private:
   /// Fibers to resume in this round, and those released for the next one.
   std::vector<uint32_t> runQueue, nextQueue;
   std::vector<uint32_t> barrierWaiters;
-  int64_t live = 0;      ///< threads not yet returned
+  int64_t live = 0;    ///< threads not yet returned or trapped
+  int64_t trapped = 0; ///< threads that failed an assert
+  /// Where a thread that failed an assert jumps to, in Block, Loop and
+  /// coroutine modes, and the index in runQueue the round goes on from.
+  sigjmp_buf trapPoint;
+  size_t round = 0;
   int64_t atBarrier = 0; ///< == barrierWaiters.size()
   uint32_t firstReturned = UINT32_MAX; ///< the block's first thread to return
   const char *barrierLocation = nullptr;

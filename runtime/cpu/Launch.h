@@ -7,6 +7,7 @@
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
+#include <atomic>
 #include <cstdint>
 
 namespace gpumem::cpu {
@@ -42,6 +43,8 @@ struct LaunchInfo {
   BlockMode mode;
   uint32_t serial;      ///< the process's launches, numbered from 1
   const char *location; ///< the launch's "file:line:col", or null
+  /// Set by a thread that fails an assert; the launch then fails.
+  std::atomic<bool> *assertFailed = nullptr;
 };
 
 } // namespace gpumem::cpu

@@ -123,6 +123,10 @@ void BlockRunner::checkWarpSyncArrival(uint32_t index, int32_t op,
     case State::Done:
       problem = "has exited";
       break;
+    case State::Trapped:
+      // It failed an assert and never comes: the operation waits, and
+      // the block ends with the launch, which fails anyway.
+      break;
     case State::AtBarrier:
     case State::AtNamedBarrier:
     case State::AtShuffle:

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WorkerPool.h"
+#include "CUDAEmulation.h"
 #include "LaunchLocation.h"
 #include "Support.h"
 
@@ -102,6 +103,16 @@ struct LocationScope {
 
 void WorkerPool::run(const LaunchInfo &launch) {
   LocationScope location(launch);
+  std::atomic<bool> assertFailed{false};
+  LaunchInfo info = launch;
+  info.assertFailed = &assertFailed;
+  runBlocks(info);
+  // As on a GPU, the launch fails once its other threads are done.
+  if (assertFailed.load(std::memory_order_relaxed))
+    reportFailedAssertions(info.kernel);
+}
+
+void WorkerPool::runBlocks(const LaunchInfo &launch) {
   std::unique_lock<std::mutex> launchLock(launchMutex, std::try_to_lock);
   if (!launchLock.owns_lock()) {
     // The thread's own runner, made again after a reconfiguration.

@@ -48,6 +48,8 @@ private:
   /// A persistent thread: runs the launches after `startGeneration`.
   static void *threadMain(void *pool);
   /// Takes blocks from `nextBlock` until none is left.
+  /// run() but for the failed asserts.
+  void runBlocks(const LaunchInfo &launch);
   void takeBlocks(BlockRunner &runner, const LaunchInfo &launch);
 
   unsigned numWorkers;

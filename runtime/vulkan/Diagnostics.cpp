@@ -158,12 +158,19 @@ void gpumem::vulkan::reportDiagnostics(
         sites[failed - 1].kind != GPUMEM_VULKAN_SITE_ASSERT)
       fatal("kernel '%s': an assertion failed at an unknown site %u", name,
             failed - 1);
+    // CUDA's line for the first thread that failed (the kernel records no
+    // other), then the launch fails as on the cpu target.
     const Site &site = sites[failed - 1];
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "%s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` "
+                 "failed.\n",
+                 site.location.c_str(), block[0], block[1], block[2], thread[0],
+                 thread[1], thread[2], site.text.c_str());
     gpumemLaunchLocation(diagnostics->launch);
-    fatal("kernel '%s': assertion failed at %s: %s (block (%u,%u,%u), thread "
-          "(%u,%u,%u))",
-          name, site.location.c_str(), site.text.c_str(), block[0], block[1],
-          block[2], thread[0], thread[1], thread[2]);
+    fatal("kernel '%s': an assertion failed (the failing threads are listed "
+          "above)",
+          name);
   }
   FreeList &list = freeList();
   std::lock_guard<std::mutex> lock(list.mutex);

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 4
+#define GPUMEM_CPU_ABI_VERSION 5
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
@@ -81,10 +81,15 @@ typedef struct GPUMemRuntimeServices {
   uint64_t (*shuffle)(GPUMemThreadContext *ctx, uint64_t value, int32_t offset,
                       int32_t width, int32_t mode, int32_t *valid,
                       const char *location);
-  /* cf.assert failed: prints the message, location, kernel, block and
-   * thread, then stops the program (exit code 1). Does not return. */
+  /* cf.assert failed, with the place CUDA's __assertfail takes (upstream's
+   * NVVM lowering of cf.assert finds file, line and function the same
+   * way). Prints CUDA's line for the thread, "file:line: function: block:
+   * [x,y,z], thread: [x,y,z] Assertion `message` failed.", and stops the
+   * thread; the launch's other threads go on, and the launch fails once
+   * they are done. Does not return. A kernel that may assert must not
+   * have a runBlock: a failing thread there ends the rest of its block. */
   void (*assertFail)(GPUMemThreadContext *ctx, const char *message,
-                     const char *location);
+                     const char *file, uint32_t line, const char *function);
 
   /* The services below are PTX's, for the cuda-emu target, which runs the
    * NVVM form of a kernel (docs/cuda-emu.md). */
@@ -108,8 +113,8 @@ typedef struct GPUMemRuntimeServices {
    * packs (each argument at its natural alignment, floats as doubles). */
   int32_t (*vprintf)(GPUMemThreadContext *ctx, const char *format,
                      const void *arguments);
-  /* CUDA's __assertfail: prints CUDA's message, then stops the program the
-   * way the cuda runtime does when a kernel traps. Does not return. */
+  /* CUDA's __assertfail: as assertFail, but the launch then fails the way
+   * the cuda runtime reports a kernel that trapped. Does not return. */
   void (*cudaAssertFail)(GPUMemThreadContext *ctx, const char *message,
                          const char *file, uint32_t line,
                          const char *function);

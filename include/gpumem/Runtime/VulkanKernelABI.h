@@ -159,7 +159,9 @@ typedef struct GPUMemVulkanParam {
 
 enum GPUMemVulkanSiteKind {
   GPUMEM_VULKAN_SITE_PRINTF = 1, /* text: the format */
-  GPUMEM_VULKAN_SITE_ASSERT = 2  /* text: the message */
+  GPUMEM_VULKAN_SITE_ASSERT = 2  /* text: the message; location: the
+                                    "file:line: function" CUDA's message
+                                    names */
 };
 
 /* How a printf argument is stored and what the format reads. */

@@ -16,6 +16,17 @@ namespace gpumem {
 /// has none.
 std::optional<std::string> fileLineColumn(mlir::Location loc);
 
+/// The place CUDA's __assertfail names for an assert at `loc`, found as
+/// upstream's NVVM lowering of cf.assert finds it: through call sites to
+/// the callee, then a file location (the function is unknown) or a name
+/// location around one (the name is the function).
+struct AssertSite {
+  std::string file = "(unknown)";
+  unsigned line = 0;
+  std::string function = "(unknown)";
+};
+AssertSite assertSite(mlir::Location loc);
+
 } // namespace gpumem
 
 #endif // GPUMEM_TRANSFORMS_SOURCELOCATION_H

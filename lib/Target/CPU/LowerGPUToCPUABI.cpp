@@ -20,10 +20,13 @@
 //     with block-uniform barriers gets a barrier-free block-wide copy
 //     (BarrierFission.cpp) that its run_block calls instead of fibers. K
 //     stays behind as an empty stub with its signature: host
-//     gpu.launch_func ops verify against it.
+//     gpu.launch_func ops verify against it. A kernel that may reach a
+//     cf.assert gets neither run_block nor the block-wide copy: a thread
+//     that fails an assert stops alone, so its threads run one by one.
 //  5. GPU ops become context loads and runtime service calls: ids and dims,
 //     lane and subgroup ids, barrier, shuffle, printf (libc's),
-//     dynamic shared memory, workgroup globals, cf.assert.
+//     dynamic shared memory, workgroup globals, cf.assert (a call of
+//     assertFail with the file, line and function CUDA's message names).
 // The kernel table is left on the gpu.module for gpumem-finalize-cpu-module.
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,7 @@
 
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Transforms/SourceLocation.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -139,7 +143,7 @@ private:
   LogicalResult lowerGPUOps(FunctionOpInterface func);
   void createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
                       func::FuncOp blockImpl, int64_t sharedBytes,
-                      bool needsFibers);
+                      bool needsFibers, bool mayAssert);
   /// Unpacks mgpuLaunchKernel's params into values of `types`; counts them.
   SmallVector<Value> unpackParams(OpBuilder &builder, Location loc,
                                   Value params, TypeRange types,
@@ -155,6 +159,8 @@ private:
   bool fission, phaseMarkers;
   std::unique_ptr<LLVMTypeConverter> converter;
   llvm::DenseSet<Operation *> needsFibers;
+  /// Functions that hold a cf.assert or call one that does.
+  llvm::DenseSet<Operation *> mayAssert;
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
   int64_t moduleArenaBytes = 0;
   SmallVector<Attribute> kernelTable;
@@ -171,6 +177,8 @@ LogicalResult ABILowering::run() {
   needsFibers = cpu::findSynchronizingFunctions(gpuModule, [](Operation *op) {
     return isa<gpu::BarrierOp, gpu::ShuffleOp>(op);
   });
+  mayAssert = cpu::findSynchronizingFunctions(
+      gpuModule, [](Operation *op) { return isa<cf::AssertOp>(op); });
 
   // Kernels and device gpu.funcs become func.funcs with a context argument.
   SmallVector<gpu::GPUFuncOp> gpuFuncs(gpuModule.getOps<gpu::GPUFuncOp>());
@@ -284,7 +292,10 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   // fission applies; both functions then get the same attribution handling.
   func::FuncOp blockImpl;
   bool fibers = needsFibers.contains(kernel);
-  if (fibers && numPrivate == 0 && fission)
+  // A thread that fails an assert stops alone, so a kernel that may assert
+  // runs thread by thread (as fibers, with barriers): no block-wide copy.
+  bool asserts = mayAssert.contains(kernel);
+  if (fibers && numPrivate == 0 && fission && !asserts)
     blockImpl = cpu::createBarrierFreeBlockFunction(
         impl, "__gpumem_kernel_block_" + kernel.getName().str(), needsFibers,
         phaseMarkers);
@@ -349,7 +360,8 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   if (fibers)
     needsFibers.insert(impl);
   createWrappers(kernel, impl, blockImpl,
-                 llvm::alignTo(arenaBytes, GPUMEM_SHARED_ALIGNMENT), fibers);
+                 llvm::alignTo(arenaBytes, GPUMEM_SHARED_ALIGNMENT), fibers,
+                 asserts);
   return success();
 }
 
@@ -542,13 +554,20 @@ LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
       Value failed = arith::XOrIOp::create(builder, loc, ok, one);
       auto ifOp = scf::IfOp::create(builder, loc, failed, /*withElse=*/false);
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      // The place CUDA's message names, found as the NVVM lowering does.
+      AssertSite site = assertSite(loc);
       Value message =
           cpu::getStringPointer(builder, loc, gpuModule, assertOp.getMsg());
-      Value where = cpu::getStringPointer(builder, loc, gpuModule,
-                                          cpu::formatLocation(loc));
-      access.callService(kServiceAssertFail,
-                         LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, ptr}),
-                         {contextArg, message, where});
+      Value file = cpu::getStringPointer(builder, loc, gpuModule, site.file);
+      Value line = arith::ConstantIntOp::create(
+          builder, loc, builder.getI32Type(), site.line);
+      Value function =
+          cpu::getStringPointer(builder, loc, gpuModule, site.function);
+      access.callService(
+          kServiceAssertFail,
+          LLVM::LLVMFunctionType::get(
+              voidType, {ptr, ptr, ptr, builder.getI32Type(), ptr}),
+          {contextArg, message, file, line, function});
       assertOp.erase();
     }
   }
@@ -605,7 +624,7 @@ SmallVector<int32_t> ABILowering::paramBytes(Operation *kernel,
 
 void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
                                  func::FuncOp blockImpl, int64_t sharedBytes,
-                                 bool fibers) {
+                                 bool fibers, bool asserts) {
   Location loc = stub.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(context);
   FunctionType wrapperType = FunctionType::get(context, {ptr, ptr}, {});
@@ -654,7 +673,7 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     func::CallOp::create(body, loc, blockImpl, args);
     func::ReturnOp::create(body, loc);
     entry.append("run_block", FlatSymbolRefAttr::get(runBlock));
-  } else if (!fibers) {
+  } else if (!fibers && !asserts) {
     OpBuilder body(context);
     SmallVector<Value> args;
     func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);

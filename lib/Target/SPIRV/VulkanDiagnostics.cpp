@@ -226,8 +226,14 @@ public:
     storeIds(spirv::BuiltIn::WorkgroupId, GPUMEM_VULKAN_DIAG_ASSERT_BLOCK);
     storeIds(spirv::BuiltIn::LocalInvocationId,
              GPUMEM_VULKAN_DIAG_ASSERT_THREAD);
-    sites.push_back({GPUMEM_VULKAN_SITE_ASSERT, op.getMsg().str(),
-                     siteLocation(op), {}});
+    // The place CUDA's assert message names, found as the NVVM lowering
+    // does.
+    gpumem::AssertSite site = gpumem::assertSite(op.getLoc());
+    sites.push_back(
+        {GPUMEM_VULKAN_SITE_ASSERT,
+         op.getMsg().str(),
+         site.file + ":" + std::to_string(site.line) + ": " + site.function,
+         {}});
     rewriter.eraseOp(op);
     return success();
   }

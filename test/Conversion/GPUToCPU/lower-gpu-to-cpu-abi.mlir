@@ -150,9 +150,11 @@ module attributes {gpu.container_module} {
 
 // printf calls libc's printf with C's argument promotions; dynamic shared
 // memory is ctx->dynamicSharedMemory (104) sized by ctx->dynamicSharedBytes
-// (112); a failed cf.assert calls the assertFail service (offset 16).
+// (112); a failed cf.assert calls the assertFail service (offset 16) with
+// the message, file, line and function CUDA's message names. A kernel that
+// may assert has no run_block: its threads run one by one.
 
-// CHECK-LABEL: gpu.module @misc
+// CHECK-LABEL: gpu.module @misc attributes {gpumem.cpu_kernels = [{name = "k", needs_fibers = false, num_params = 5 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8>, run_thread = @__gpumem_run_thread_k, shared_bytes = 0 : i64}]}
 // CHECK: llvm.func @printf(!llvm.ptr, ...) -> i32
 // CHECK: func.func private @__gpumem_kernel_k(%{{.*}}: memref<4xf32>, %[[CTX:.*]]: !llvm.ptr)
 // CHECK: %[[F64:.*]] = arith.extf %{{.*}} : f32 to f64
@@ -162,8 +164,9 @@ module attributes {gpu.container_module} {
 // CHECK: llvm.getelementptr %[[CTX]][112]
 // CHECK: builtin.unrealized_conversion_cast %{{.*}} to memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: scf.if
+// CHECK: %[[LINE:.*]] = arith.constant [[#@LINE+14]] : i32
 // CHECK: llvm.getelementptr %{{.*}}[16]
-// CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK: llvm.call %{{.*}}(%[[CTX]], %{{.*}}, %{{.*}}, %[[LINE]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr) -> ()
 module attributes {gpu.container_module} {
   gpu.module @misc {
     gpu.func @k(%data: memref<4xf32>) kernel {
@@ -176,6 +179,33 @@ module attributes {gpu.container_module} {
       %byte = memref.load %dyn[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
       %ok = arith.cmpi ne, %byte, %b : i8
       cf.assert %ok, "byte must not be 7"
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A kernel with barriers that may assert (in a device function) gets no
+// barrier-free block-wide copy either. CUDA's file and function come from
+// the callee of the call sites around a named location.
+
+// CHECK-LABEL: gpu.module @asserts attributes {gpumem.cpu_kernels = [{name = "k", needs_fibers = true, num_params = 1 : i32, param_bytes = array<i32: 1>, run_thread = @__gpumem_run_thread_k, shared_bytes = 0 : i64}]}
+// CHECK-DAG: llvm.mlir.global {{.*}}("inner.cc\00")
+// CHECK-DAG: llvm.mlir.global {{.*}}("inner_function\00")
+// CHECK: func.func private @check(
+// CHECK: arith.constant 7 : i32
+// CHECK-NOT: __gpumem_kernel_block_k
+module attributes {gpu.container_module} {
+  gpu.module @asserts {
+    func.func private @check(%ok: i1) {
+      cf.assert %ok, "fails" loc(callsite(callsite("inner_function"("inner.cc":7:9) at "middle.cc":10:8) at "outer.cc":11:12))
+      return
+    }
+    gpu.func @k(%ok: i1) kernel {
+      gpu.barrier
+      func.call @check(%ok) : (i1) -> ()
+      gpu.barrier
       gpu.return
     }
   }

@@ -25,10 +25,10 @@
 // a module-scope variable (a device function's are inlined first); the
 // site table goes on the module, numbered as the conversion meets them:
 // site 0 the printf (an i32 and an index: argument kinds 1 and 2), site 1
-// the assert. The kernel's record has flags 2 (GPUMEM_VULKAN_DIAGNOSTICS).
+// the assert, located as CUDA's message names it ("file:line: function"). The kernel's record has flags 2 (GPUMEM_VULKAN_DIAGNOSTICS).
 // CHECK-LABEL: gpu.module @diagnostics
 // CHECK-SAME: gpumem.vulkan_kernels = {k = array<i32: 0, 20, 2, 0, 4, 0, 0, 16, 4, 4>}
-// CHECK-SAME: gpumem.vulkan_sites = {{\[\[}}1 : i32, "x=%d i=%lld\0A", "{{.*}}convert.mlir:{{[0-9]+}}:{{[0-9]+}}", array<i32: 1, 2>], [2 : i32, "x is positive", "{{.*}}convert.mlir:{{[0-9]+}}:{{[0-9]+}}", array<i32>{{\]\]}}
+// CHECK-SAME: gpumem.vulkan_sites = {{\[\[}}1 : i32, "x=%d i=%lld\0A", "{{.*}}convert.mlir:{{[0-9]+}}:{{[0-9]+}}", array<i32: 1, 2>], [2 : i32, "x is positive", "{{.*}}convert.mlir:{{[0-9]+}}: (unknown)", array<i32>{{\]\]}}
 // CHECK: spirv.GlobalVariable @__gpumem_diagnostics bind(1, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
 // CHECK: spirv.func @k() "None"
 // CHECK: spirv.mlir.addressof @__gpumem_diagnostics

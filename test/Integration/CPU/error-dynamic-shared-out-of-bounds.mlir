@@ -1,23 +1,34 @@
-// RUN: not gpumem-run --target=cpu --check-dynamic-shared-bounds %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
-// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --check-dynamic-shared-bounds %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
-// EMU:first launch: 8
-// EMU-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
-// EMU-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+39]]: (unknown): block: [0,0,0], thread: [0,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
-// EMU-NEXT:gpumem: error: cuStreamSynchronize failed: CUDA_ERROR_ASSERT: device-side assert triggered
-// EMU-NEXT:gpumem: note: in the launch at {{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+33]]:5
-// EMU-NOT:{{.}}
+// RUN: not gpumem-run --target=cpu --check-dynamic-shared-bounds %s 2>&1 | FileCheck %s --check-prefixes=CHECK,CPU --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --check-dynamic-shared-bounds %s 2>&1 | FileCheck %s --check-prefixes=CHECK,EMU --match-full-lines --strict-whitespace %}
 
 // The opt-in run-time bounds check of dynamic shared memory views. The
 // launch passes 64 bytes; the kernel views 8 x f32 at a byte offset the host
 // loaded from memory: 0 in the first launch (in bounds: it runs), 48 in the
-// second ([48, 80) is past 64: thread 0 stops the program, naming the
-// kernel, the offset, the size and the launch's bytes, then the failed
-// check at the view's location). The compile-time check cannot see the
-// offset. The host's last print never runs.
+// second ([48, 80) is past 64: each thread prints what is wrong, naming the
+// kernel, the offset, the size and the launch's bytes, then fails the
+// check at the view's location, and the program fails after the launch).
+// The compile-time check cannot see the offset. The host's last print
+// never runs.
 
 // CHECK:first launch: 8
 // CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
-// CHECK-NEXT:gpumem: error: kernel 'main_kernel': assertion failed at {{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+24]]:12: view of dynamic shared memory out of bounds (block (0,0,0), thread (0,0,0))
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+40]]: (unknown): block: [0,0,0], thread: [0,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+38]]: (unknown): block: [0,0,0], thread: [1,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+36]]: (unknown): block: [0,0,0], thread: [2,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+34]]: (unknown): block: [0,0,0], thread: [3,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+32]]: (unknown): block: [0,0,0], thread: [4,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+30]]: (unknown): block: [0,0,0], thread: [5,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+28]]: (unknown): block: [0,0,0], thread: [6,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CHECK-NEXT:gpumem: error: kernel 'main_kernel': view of dynamic shared memory at byte offset 48, size 32 bytes, is past the 64 bytes the launch passed
+// CHECK-NEXT:{{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+26]]: (unknown): block: [0,0,0], thread: [7,0,0] Assertion `view of dynamic shared memory out of bounds` failed.
+// CPU-NEXT:gpumem: error: kernel 'main_kernel': an assertion failed (the failing threads are listed above)
+// EMU-NEXT:gpumem: error: cuStreamSynchronize failed: CUDA_ERROR_ASSERT: device-side assert triggered
 // CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-dynamic-shared-out-of-bounds.mlir:[[@LINE+19]]:5
 // CHECK-NOT:{{.}}
 
