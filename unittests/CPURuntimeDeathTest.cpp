@@ -181,6 +181,14 @@ TEST_F(CPURuntimeDeathTest, ShuffleWidthOutOfRange) {
               R"(width 0 is not in 1\.\.32)");
 }
 
+TEST_F(CPURuntimeDeathTest, BlockSizeOtherThanKnown) {
+  launch("empty_known", {2, 1, 1}, {8, 2, 1});
+  EXPECT_EXIT(launch("empty_known", {2, 1, 1}, {16, 1, 1}), ExitedWithCode(1),
+              R"(kernel 'empty_known': a block of 16 x 1 x 1 threads, but )"
+              R"(the kernel was compiled for blocks of 8 x 2 x 1 \(its )"
+              R"(known_block_size\))");
+}
+
 TEST_F(CPURuntimeDeathTest, AssertFail) {
   // The failing threads print CUDA's line and stop; the others go on; the
   // launch fails at its end.
@@ -254,7 +262,7 @@ $)");
 TEST_F(CPURuntimeDeathTest, ModuleWithAnotherABIVersion) {
   EXPECT_EXIT(loadModule(GPUMEM_TEST_KERNELS_BAD_ABI), ExitedWithCode(1),
               R"(mgpuModuleLoad: the module was compiled for cpu kernel abi )"
-              R"(version 99; this runtime implements version 5)");
+              R"(version 99; this runtime implements version 6)");
 }
 
 TEST_F(CPURuntimeDeathTest, MissingKernel) {

@@ -877,15 +877,21 @@ void BlockRunner::reportFault(int signal, const void *address) const {
   if (signal == SIGSEGV || signal == SIGBUS)
     std::snprintf(at, sizeof(at), " at %p", address);
   const char *launchAt = gpumem::runtime::currentLaunchLocation();
+  // runBlock runs the block's threads together (vectorized, the thread id
+  // kept in registers): only the block is known.
+  char thread[64] = "";
+  if (launch->mode != BlockMode::Block)
+    std::snprintf(thread, sizeof(thread), " thread %s",
+                  coords(ctx.threadId).text);
   char message[1024];
   int length = std::snprintf(
       message, sizeof(message),
-      "gpumem: error: kernel '%s' crashed (%s%s) in block %s thread %s\n"
+      "gpumem: error: kernel '%s' crashed (%s%s) in block %s%s\n"
       "%s%s%s"
       "gpumem: note: run again with --sanitize to find the access or "
       "operation that caused it\n",
-      ctx.kernelName, what, at, coords(ctx.blockId).text,
-      coords(ctx.threadId).text, launchAt ? "gpumem: note: in the launch at " : "",
+      ctx.kernelName, what, at, coords(ctx.blockId).text, thread,
+      launchAt ? "gpumem: note: in the launch at " : "",
       launchAt ? launchAt : "", launchAt ? "\n" : "");
   if (length > 0)
     (void)!::write(2, message,

@@ -105,6 +105,13 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           name, (long long)block[0], (long long)block[1], (long long)block[2],
           total, GPUMEM_MAX_THREADS_PER_BLOCK);
   }
+  const int32_t *known = kernel->knownBlockSize;
+  if (known[0] &&
+      (block[0] != known[0] || block[1] != known[1] || block[2] != known[2]))
+    fatal("kernel '%s': a block of %lld x %lld x %lld threads, but the kernel "
+          "was compiled for blocks of %d x %d x %d (its known_block_size)",
+          name, (long long)block[0], (long long)block[1], (long long)block[2],
+          known[0], known[1], known[2]);
   if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1)
     fatal("kernel '%s': a grid of %lld x %lld x %lld blocks: every dimension "
           "must be at least 1",

@@ -1,9 +1,12 @@
 // Without --sanitize, a kernel that faults on the cpu target is reported as
-// the kernel's crash, with the block and thread that faulted and the
-// launch, never as a bare "Segmentation fault" or LLVM's crash banner.
-// RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s
-// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s %}
-// CHECK: gpumem: error: kernel 'main_kernel' crashed (SIGSEGV: invalid memory access at 0x{{[0-9a-f]+}}) in block (1,0,0) thread (1,0,0)
+// the kernel's crash, with the block that faulted (and the thread, where
+// threads run one by one: cuda-emu; the cpu target runs this block as one
+// vectorized loop) and the launch, never as a bare "Segmentation fault" or
+// LLVM's crash banner.
+// RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefixes=CHECK,EMU %}
+// CPU: gpumem: error: kernel 'main_kernel' crashed (SIGSEGV: invalid memory access at 0x{{[0-9a-f]+}}) in block (1,0,0){{$}}
+// EMU: gpumem: error: kernel 'main_kernel' crashed (SIGSEGV: invalid memory access at 0x{{[0-9a-f]+}}) in block (1,0,0) thread (1,0,0)
 // CHECK-NEXT: gpumem: note: in the launch at {{.*}}crash-segv.mlir:[[@LINE+9]]:3
 // CHECK-NEXT: gpumem: note: run again with --sanitize to find the access or operation that caused it
 // CHECK-NOT: PLEASE

@@ -29,6 +29,15 @@ def GPUMemLowerGPUToCPUABIPass
     been rewritten by `gpumem-lower-gpu-collectives` (the pipeline does).
     Any other GPU-specific op is an error.
 
+    `run_block`'s context argument is `llvm.noalias` (nothing else touches
+    the context while a block runs), so LLVM keeps thread ids in registers
+    and vectorizes the thread loops. A kernel with `known_block_size` has
+    constant thread loops and `gpu.block_dim` values, and its kernel table
+    entry records the size, which the runtime checks at each launch. A
+    kernel that may reach a `cf.assert` gets no `run_block` and no
+    fissioned copy: a thread that fails an assert stops alone (the
+    service gets CUDA's file, line and function).
+
     A kernel whose barriers all sit in block-uniform structured control flow
     also gets `__gpumem_kernel_block_K`, a copy split at its barriers into
     loops over the block's threads (thread-loop fission, values crossing a

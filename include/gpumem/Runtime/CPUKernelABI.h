@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 5
+#define GPUMEM_CPU_ABI_VERSION 6
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
@@ -260,6 +260,10 @@ typedef struct GPUMemCPUKernel {
    * launch can copy its arguments (as cuLaunchKernel does). Null when the
    * kernel has no parameters. */
   const int32_t *paramBytes;
+  /* The kernel's known_block_size (x, y, z), which its code was
+   * specialized for: launches of another block size are refused. All 0
+   * when the kernel runs with any block size. */
+  int32_t knownBlockSize[3];
 } GPUMemCPUKernel;
 
 /* The flags of GPUMemCPUKernel::checks. */

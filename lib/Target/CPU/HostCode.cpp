@@ -126,8 +126,8 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto i32 = IntegerType::get(context, 32);
   auto i64 = IntegerType::get(context, 64);
   auto kernelType = LLVM::LLVMStructType::getLiteral(
-      context,
-      {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr});
+      context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr,
+                LLVM::LLVMArrayType::get(i32, 3)});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, table.size());
   auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
 
@@ -199,10 +199,20 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
               ? LLVM::AddressOfOp::create(builder, loc, paramBytes[index])
                     .getResult()
               : LLVM::ZeroOp::create(builder, loc, ptr).getResult()};
+      SmallVector<int32_t, 3> known(3, 0);
+      if (auto sizes = dict.getAs<DenseI32ArrayAttr>("known_block_size"))
+        known.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
+      Value knownBlockSize = LLVM::ConstantOp::create(
+          builder, loc, LLVM::LLVMArrayType::get(i32, 3),
+          DenseIntElementsAttr::get(RankedTensorType::get({3}, i32),
+                                    ArrayRef<int32_t>(known)));
       Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
       for (auto [field, value] : llvm::enumerate(fields))
         kernel = LLVM::InsertValueOp::create(builder, loc, kernel, value,
                                              ArrayRef<int64_t>{int64_t(field)});
+      kernel = LLVM::InsertValueOp::create(
+          builder, loc, kernel, knownBlockSize,
+          ArrayRef<int64_t>{int64_t(std::size(fields))});
       array = LLVM::InsertValueOp::create(builder, loc, array, kernel,
                                           ArrayRef<int64_t>{int64_t(index)});
     }

@@ -161,6 +161,10 @@ private:
   llvm::DenseSet<Operation *> needsFibers;
   /// Functions that hold a cf.assert or call one that does.
   llvm::DenseSet<Operation *> mayAssert;
+  /// A kernel's known_block_size, for its implementations and wrappers:
+  /// gpu.block_dim and the thread loops use it as a constant (the runtime
+  /// refuses launches of other sizes).
+  llvm::DenseMap<Operation *, SmallVector<int64_t, 3>> knownBlockSizes;
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
   int64_t moduleArenaBytes = 0;
   SmallVector<Attribute> kernelTable;
@@ -341,6 +345,12 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   replaceAttributions(impl);
   if (blockImpl)
     replaceAttributions(blockImpl);
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
+    SmallVector<int64_t, 3> sizes(known->begin(), known->end());
+    knownBlockSizes[impl] = sizes;
+    if (blockImpl)
+      knownBlockSizes[blockImpl] = sizes;
+  }
   hasContext.insert(impl);
   if (blockImpl)
     hasContext.insert(blockImpl);
@@ -435,7 +445,12 @@ LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
     } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
       replace(access.dimension(kContextBlockId, id.getDimension()));
     } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
-      replace(access.dimension(kContextBlockDim, dim.getDimension()));
+      auto known = knownBlockSizes.find(func);
+      if (known != knownBlockSizes.end())
+        replace(arith::ConstantIndexOp::create(
+            builder, loc, known->second[size_t(dim.getDimension())]));
+      else
+        replace(access.dimension(kContextBlockDim, dim.getDimension()));
     } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
       replace(access.dimension(kContextGridDim, dim.getDimension()));
     } else if (auto id = dyn_cast<gpu::GlobalIdOp>(op)) {
@@ -649,6 +664,16 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     return wrapper;
   };
 
+  // Nothing but the block's own code touches the context while runBlock
+  // runs (the runtime sets it up before and services get it as an
+  // argument), so the context is noalias there: LLVM then keeps the thread
+  // ids in registers and hoists block values out of the thread loops,
+  // which lets it vectorize them.
+  auto markContextNoAlias = [&](func::FuncOp runBlock) {
+    runBlock.setArgAttr(1, LLVM::LLVMDialect::getNoAliasAttrName(),
+                        UnitAttr::get(context));
+  };
+
   OpBuilder threadBody(context);
   SmallVector<Value> threadArgs;
   func::FuncOp runThread =
@@ -665,11 +690,14 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
   entry.append("num_params", builder.getI32IntegerAttr(numParams));
   entry.append("param_bytes",
                builder.getDenseI32ArrayAttr(paramBytes(stub, argTypes)));
+  if (std::optional<ArrayRef<int32_t>> known = stub.getKnownBlockSize())
+    entry.append("known_block_size", builder.getDenseI32ArrayAttr(*known));
 
   if (blockImpl) {
     OpBuilder body(context);
     SmallVector<Value> args;
     func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);
+    markContextNoAlias(runBlock);
     func::CallOp::create(body, loc, blockImpl, args);
     func::ReturnOp::create(body, loc);
     entry.append("run_block", FlatSymbolRefAttr::get(runBlock));
@@ -677,13 +705,19 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     OpBuilder body(context);
     SmallVector<Value> args;
     func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);
+    markContextNoAlias(runBlock);
     Value contextArg = args.back();
     ContextAccess access(body, loc, contextArg);
     Value zero = arith::ConstantIndexOp::create(body, loc, 0);
     Value one = arith::ConstantIndexOp::create(body, loc, 1);
     Value dims[3];
+    auto known = knownBlockSizes.find(impl);
     for (int d = 0; d < 3; ++d)
-      dims[d] = access.dimension(kContextBlockDim, static_cast<gpu::Dimension>(d));
+      dims[d] =
+          known != knownBlockSizes.end()
+              ? arith::ConstantIndexOp::create(body, loc, known->second[d])
+              : access.dimension(kContextBlockDim,
+                                 static_cast<gpu::Dimension>(d));
     // z outermost, x innermost: the order threads have in CUDA's warps.
     std::function<void(OpBuilder &, int)> loopOver = [&](OpBuilder &b, int d) {
       auto loop = scf::ForOp::create(b, loc, zero, dims[d], one);

@@ -30,7 +30,7 @@
 // CHECK: scf.if
 // CHECK: arith.divui
 // CHECK: scf.yield
-// CHECK: func.func private @__gpumem_run_block_sum
+// CHECK: func.func private @__gpumem_run_block_sum(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias})
 // CHECK: call @__gpumem_kernel_block_sum
 
 // With phase-markers, where each barrier was, the copy calls the runtime's

@@ -58,11 +58,12 @@ module attributes {gpu.container_module} {
 // -----
 
 // No barrier or warp op: a run_block wrapper loops z, y, x over the block,
-// storing each thread id into the context before calling the kernel.
+// storing each thread id into the context before calling the kernel. Its
+// context is noalias: nothing else touches it while the block runs.
 
 // CHECK-LABEL: gpu.module @loop
 // CHECK-SAME: name = "scale", needs_fibers = false, num_params = 5 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8>, run_block = @__gpumem_run_block_scale, run_thread = @__gpumem_run_thread_scale, shared_bytes = 0 : i64
-// CHECK: func.func private @__gpumem_run_block_scale(%{{.*}}: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: func.func private @__gpumem_run_block_scale(%{{.*}}: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr {llvm.noalias})
 // CHECK: scf.for %[[Z:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[Z64:.*]] = arith.index_cast %[[Z]] : index to i64
 // CHECK: %[[ZSLOT:.*]] = llvm.getelementptr %[[CTX]][16]
@@ -231,6 +232,34 @@ module attributes {gpu.container_module} {
     }
     gpu.func @k(%out: memref<32xf32>) kernel {
       func.call @__gpumem_run_helper(%out) : (memref<32xf32>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A known_block_size is compiled in: the kernel table records it for the
+// runtime's launch check, gpu.block_dim becomes a constant, and run_block
+// loops over constant bounds.
+
+// CHECK-LABEL: gpu.module @known
+// CHECK-SAME: known_block_size = array<i32: 64, 2, 1>
+// CHECK: func.func private @__gpumem_kernel_k(
+// CHECK-NOT: llvm.getelementptr %{{.*}}[48]
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: memref.store %[[C64]]
+// CHECK: func.func private @__gpumem_run_block_k(
+// CHECK-DAG: %[[X:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[Y:.*]] = arith.constant 2 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[Y]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[X]]
+module attributes {gpu.container_module} {
+  gpu.module @known {
+    gpu.func @k(%out: memref<1xindex>) kernel attributes {known_block_size = array<i32: 64, 2, 1>} {
+      %c0 = arith.constant 0 : index
+      %n = gpu.block_dim x
+      memref.store %n, %out[%c0] : memref<1xindex>
       gpu.return
     }
   }
