@@ -1,10 +1,18 @@
 //===----------------------------------------------------------------------===//
 // The worker pool. A launch publishes itself as `job`, bumps `generation`
-// and wakes the threads; every worker, the launching thread included, takes
-// chunks of consecutive block indices from one atomic counter until it
-// passes the grid's size, then the launching thread waits for the others to
-// report done. The mutex hand-offs also publish the blocks' memory writes
-// to the launching thread.
+// and wakes the threads. The grid's linear block indices are split into one
+// contiguous range per worker (the launching thread is worker 0): a worker
+// takes chunks of its own range from the range's atomic counter, then helps
+// with what is left of the others' ranges, and the launching thread waits
+// for the others to report done. Contiguous ranges keep concurrently
+// running blocks far apart in memory (no cache line written by two workers
+// at once, as neighbouring blocks of a transpose would) and give a worker
+// the same blocks, and so the same data, launch after launch. The mutex
+// hand-offs also publish the blocks' memory writes to the launching
+// thread. Before sleeping on a condition variable (a wake-up costs tens of
+// microseconds), a thread waiting for the next launch, or the launching
+// thread waiting for the others, spins for up to 50 microseconds: launches
+// often come back to back, and workers finish together.
 // A grid of one block, or a pool of one worker, runs on the launching
 // thread alone and never wakes anyone. So does a launch that finds the
 // pool busy with another stream's launch: concurrent launches must all
@@ -25,6 +33,7 @@
 #include "Support.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <new>
 
@@ -37,6 +46,30 @@ WorkerPool *thePool;
 /// Stops the pool's threads when static destructors run.
 struct PoolStopper {
   ~PoolStopper() { thePool->shutDown(); }
+};
+
+/// Returns once `ready()` holds or about 50 microseconds have passed: the
+/// wait before sleeping on a condition variable, whose wake-up costs tens
+/// of microseconds.
+template <typename Ready> void spinFor(Ready ready) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+  do {
+    for (int i = 0; i < 64; ++i) {
+      if (ready())
+        return;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    }
+  } while (std::chrono::steady_clock::now() < until);
+}
+
+/// What a persistent thread starts with.
+struct ThreadStart {
+  WorkerPool *pool;
+  unsigned index;
 };
 } // namespace
 
@@ -77,6 +110,7 @@ void WorkerPool::configure(int32_t workers, int64_t bytes) {
   std::lock_guard<std::mutex> launchLock(launchMutex);
   stopThreads();
   callerRunner.reset();
+  ranges.reset();
   numWorkers = workers > 0 ? unsigned(workers) : workerCountFromEnvironment();
   stackBytes = bytes > 0 ? size_t(bytes) : stackBytesFromEnvironment();
   stackBytesAtConfiguration.store(stackBytes, std::memory_order_relaxed);
@@ -135,33 +169,47 @@ void WorkerPool::runBlocks(const LaunchInfo &launch) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     job = &launch;
-    // About 16 chunks per worker: few trips to the shared counter, and
-    // still room to balance uneven blocks.
+    // About 16 chunks per worker: few trips to the counters, and still
+    // room to balance uneven blocks.
     chunk = std::clamp<int64_t>(launch.numBlocks / (16 * numWorkers), 1, 64);
-    nextBlock.store(0, std::memory_order_relaxed);
+    if (!ranges)
+      ranges = std::make_unique<BlockRange[]>(numWorkers);
+    for (unsigned w = 0; w < numWorkers; ++w) {
+      ranges[w].next.store(launch.numBlocks * w / numWorkers,
+                           std::memory_order_relaxed);
+      ranges[w].end = launch.numBlocks * (w + 1) / numWorkers;
+    }
     busy = unsigned(threads.size());
+    unfinished.store(busy, std::memory_order_relaxed);
     ++generation;
+    publishedGeneration.store(generation, std::memory_order_release);
     wakeUp.notify_all();
   }
-  takeBlocks(*callerRunner, launch);
+  takeBlocks(*callerRunner, launch, 0);
+  // The others usually finish within microseconds of the caller.
+  spinFor([&] { return unfinished.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex);
   allDone.wait(lock, [&] { return busy == 0; });
   job = nullptr;
 }
 
-void WorkerPool::takeBlocks(BlockRunner &runner, const LaunchInfo &launch) {
+void WorkerPool::takeBlocks(BlockRunner &runner, const LaunchInfo &launch,
+                            unsigned self) {
   bool prepared = false;
-  for (;;) {
-    int64_t first = nextBlock.fetch_add(chunk, std::memory_order_relaxed);
-    if (first >= launch.numBlocks)
-      return;
-    if (!prepared) {
-      runner.prepare(launch);
-      prepared = true;
+  for (unsigned k = 0; k < numWorkers; ++k) {
+    BlockRange &range = ranges[(self + k) % numWorkers];
+    for (;;) {
+      int64_t first = range.next.fetch_add(chunk, std::memory_order_relaxed);
+      if (first >= range.end)
+        break;
+      if (!prepared) {
+        runner.prepare(launch);
+        prepared = true;
+      }
+      int64_t last = std::min(first + chunk, range.end);
+      for (int64_t block = first; block < last; ++block)
+        runner.run(block);
     }
-    int64_t last = std::min(first + chunk, launch.numBlocks);
-    for (int64_t block = first; block < last; ++block)
-      runner.run(block);
   }
 }
 
@@ -176,7 +224,9 @@ void WorkerPool::startThreads() {
   threads.reserve(numWorkers - 1);
   for (unsigned i = 1; i < numWorkers; ++i) {
     pthread_t thread;
-    if (int error = pthread_create(&thread, nullptr, &threadMain, this))
+    // The thread frees it.
+    auto *start = new ThreadStart{this, i};
+    if (int error = pthread_create(&thread, nullptr, &threadMain, start))
       fatal("cannot start worker thread %u of %u: %s", i, numWorkers,
             std::strerror(error));
     threads.push_back(thread);
@@ -194,13 +244,19 @@ void WorkerPool::stopThreads() {
   threads.clear();
 }
 
-void *WorkerPool::threadMain(void *self) {
-  WorkerPool &pool = *static_cast<WorkerPool *>(self);
+void *WorkerPool::threadMain(void *start) {
+  auto [poolPointer, index] = *static_cast<ThreadStart *>(start);
+  delete static_cast<ThreadStart *>(start);
+  WorkerPool &pool = *poolPointer;
   BlockRunner runner(pool.stackBytes);
   uint64_t seen = pool.startGeneration;
   for (;;) {
     const LaunchInfo *launch;
     {
+      // Launches often come back to back: spin a little before sleeping.
+      spinFor([&] {
+        return pool.publishedGeneration.load(std::memory_order_acquire) != seen;
+      });
       std::unique_lock<std::mutex> lock(pool.mutex);
       pool.wakeUp.wait(
           lock, [&] { return pool.stopping || pool.generation != seen; });
@@ -211,8 +267,9 @@ void *WorkerPool::threadMain(void *self) {
     }
     {
       LocationScope location(*launch);
-      pool.takeBlocks(runner, *launch);
+      pool.takeBlocks(runner, *launch, index);
     }
+    pool.unfinished.fetch_sub(1, std::memory_order_release);
     std::lock_guard<std::mutex> lock(pool.mutex);
     if (--pool.busy == 0)
       pool.allDone.notify_one();

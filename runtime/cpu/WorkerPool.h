@@ -45,12 +45,14 @@ private:
   WorkerPool();
   void startThreads();
   void stopThreads();
-  /// A persistent thread: runs the launches after `startGeneration`.
-  static void *threadMain(void *pool);
-  /// Takes blocks from `nextBlock` until none is left.
+  /// A persistent thread, worker `index` (1..): runs the launches after
+  /// `startGeneration`.
+  static void *threadMain(void *start);
   /// run() but for the failed asserts.
   void runBlocks(const LaunchInfo &launch);
-  void takeBlocks(BlockRunner &runner, const LaunchInfo &launch);
+  /// Runs chunks of worker `self`'s range of blocks, then of the others'
+  /// ranges, until no block is left.
+  void takeBlocks(BlockRunner &runner, const LaunchInfo &launch, unsigned self);
 
   unsigned numWorkers;
   size_t stackBytes;
@@ -78,10 +80,19 @@ private:
   unsigned busy = 0;       ///< threads still working on `job`
   bool stopping = false;
 
-  /// Blocks taken per trip to `nextBlock`; set before the threads wake.
+  /// Blocks taken per trip to a range; set before the threads wake.
   int64_t chunk = 1;
-  /// The next block to run, on a cache line of its own.
-  alignas(64) std::atomic<int64_t> nextBlock{0};
+  /// Worker w's share of a launch's blocks, [next, end): each on a cache
+  /// line of its own, set before the threads wake.
+  struct alignas(64) BlockRange {
+    std::atomic<int64_t> next{0};
+    int64_t end = 0;
+  };
+  std::unique_ptr<BlockRange[]> ranges;
+  /// Mirrors of `generation` and `busy` that threads spin on before they
+  /// sleep; the mutex still hands the work over.
+  alignas(64) std::atomic<uint64_t> publishedGeneration{0};
+  alignas(64) std::atomic<unsigned> unfinished{0};
 };
 
 } // namespace gpumem::cpu
