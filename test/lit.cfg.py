@@ -101,6 +101,8 @@ def cuda_device_usable():
 
 
 import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
     config.available_features.add("cuda-emu")
 else:
