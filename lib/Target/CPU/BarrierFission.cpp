@@ -29,7 +29,8 @@
 //  2. Segments. Ops are numbered by segment; nested regions inherit their
 //     op's segment unless the op contains a barrier, whose regions get
 //     segments of their own. A non-uniform value with a use in another
-//     segment crosses.
+//     segment crosses, but for thread ids: a later segment reads its own
+//     from the context again.
 //  3. Emission, by recursion over the blocks: uniform ops are cloned once,
 //     outside thread loops; the other ops of a segment are cloned inside a
 //     thread loop nest, loading crossing values from their arrays and
@@ -297,7 +298,8 @@ bool Fission::analyze() {
   // Crossing values: non-uniform results used in another segment.
   for (auto [op, segment] : segmentOf) {
     for (Value result : op->getResults()) {
-      if (isUniform(result))
+      // A thread id is read again where it is used: no array.
+      if (isUniform(result) || isa<gpu::ThreadIdOp>(op))
         continue;
       for (Operation *user : result.getUsers()) {
         auto userSegment = segmentOf.find(user);
@@ -317,7 +319,7 @@ func::FuncOp Fission::emit(StringRef name) {
   builder.setInsertionPointAfter(source);
   target = func::FuncOp::create(builder, source.getLoc(), name,
                                 source.getFunctionType());
-  target.setPrivate();
+  cpu::makeInternal(target);
   Block &sourceEntry = source.getBody().front();
   Block *entry = builder.createBlock(&target.getBody());
   for (BlockArgument arg : sourceEntry.getArguments())
@@ -455,14 +457,20 @@ void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
   SmallVector<Value> loaded;
   for (Operation *op : ops)
     op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (spill.count(operand) && !mapping.contains(operand) &&
-            !here.contains(operand.getDefiningOp())) {
+      for (Value operand : nested->getOperands()) {
+        if (mapping.contains(operand) || here.contains(operand.getDefiningOp()))
+          continue;
+        if (auto id = operand.getDefiningOp<gpu::ThreadIdOp>()) {
+          // Read again from the context, which the thread loop set.
+          mapping.map(operand, builder.clone(*id)->getResult(0));
+          loaded.push_back(operand);
+        } else if (spill.count(operand)) {
           Value value = memref::LoadOp::create(builder, loc, spill[operand],
                                                ValueRange{linear});
           mapping.map(operand, value);
           loaded.push_back(operand);
         }
+      }
     });
   for (Operation *op : ops) {
     Operation *clone = builder.clone(*op, mapping);
@@ -492,10 +500,14 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
       if (!threadCarried.contains(arg))
         continue;
       emitThreadLoop(builder, loop.getLoc(), [&](OpBuilder &b, Value linear) {
-        Value value = isUniform(init) ? mapping.lookup(init)
-                                      : memref::LoadOp::create(
-                                            b, loop.getLoc(), spill[init],
-                                            ValueRange{linear});
+        Value value;
+        if (isUniform(init))
+          value = mapping.lookup(init);
+        else if (auto id = init.getDefiningOp<gpu::ThreadIdOp>())
+          value = b.clone(*id)->getResult(0);
+        else
+          value = memref::LoadOp::create(b, loop.getLoc(), spill[init],
+                                         ValueRange{linear});
         memref::StoreOp::create(b, loop.getLoc(), value, spill[arg],
                                 ValueRange{linear});
       });

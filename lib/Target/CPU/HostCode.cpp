@@ -115,6 +115,13 @@ Value gpumem::cpu::getStringPointer(OpBuilder &builder, Location loc,
   return LLVM::AddressOfOp::create(builder, loc, global);
 }
 
+void gpumem::cpu::makeInternal(Operation *func) {
+  SymbolTable::setSymbolVisibility(func, SymbolTable::Visibility::Private);
+  func->setAttr(
+      "llvm.linkage",
+      LLVM::LinkageAttr::get(func->getContext(), LLVM::Linkage::Internal));
+}
+
 LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto table = module->getAttrOfType<ArrayAttr>(cpu::kKernelTableAttr);
   if (!table)

@@ -33,6 +33,10 @@ createHostTypeConverter(mlir::MLIRContext *context);
 /// "file:line:col" of `loc`, or "unknown location".
 std::string formatLocation(mlir::Location loc);
 
+/// Makes a function the lowering generated private to the object: LLVM may
+/// inline it into its callers without a PLT call and drop it after.
+void makeInternal(mlir::Operation *func);
+
 /// A pointer to a private null-terminated global holding `text` in
 /// `symbolTableOp`; one global per distinct text.
 mlir::Value getStringPointer(mlir::OpBuilder &builder, mlir::Location loc,

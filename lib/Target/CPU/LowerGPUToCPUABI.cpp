@@ -285,7 +285,7 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   inputs.push_back(ptr);
   auto impl = func::FuncOp::create(builder, loc, "__gpumem_kernel_" + kernel.getName().str(),
                                    builder.getFunctionType(inputs, {}));
-  impl.setPrivate();
+  cpu::makeInternal(impl);
   // Counted from the body's arguments: before the body moves.
   unsigned numPrivate = kernel.getNumPrivateAttributions();
   impl.getBody().takeBody(kernel.getBody());
@@ -654,7 +654,7 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     auto wrapper = func::FuncOp::create(builder, loc,
                                         (prefix + stub.getName()).str(),
                                         wrapperType);
-    wrapper.setPrivate();
+    cpu::makeInternal(wrapper);
     wrappers.insert(wrapper);
     Block *entry = wrapper.addEntryBlock();
     body.setInsertionPointToStart(entry);

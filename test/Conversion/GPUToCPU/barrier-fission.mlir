@@ -3,22 +3,24 @@
 
 // A tree reduction: barriers at top level and in a uniform scf.while. The
 // kernel gets a block-wide copy without barriers: each segment is a loop
-// nest over the block's threads, the per-thread value that crosses a barrier
-// lives in an array, the while loop runs once per block.
+// nest over the block's threads, the while loop runs once per block. The
+// thread id, used on both sides of a barrier, needs no per-thread array:
+// each segment reads it from the context, which its thread loop sets.
 
 // CHECK-LABEL: gpu.module @tree
 // CHECK-SAME: name = "sum", needs_fibers = false, num_params = {{[0-9]+}} : i32, param_bytes = array<i32: {{[0-9, ]+}}>, run_block = @__gpumem_run_block_sum
-// CHECK: func.func private @__gpumem_kernel_block_sum(
+// CHECK: func.func private @__gpumem_kernel_block_sum(%{{.*}}: memref<256xf32>, %{{.*}}: memref<1xf32>, %[[CTX:.*]]: !llvm.ptr) attributes {llvm.linkage = #llvm.linkage<internal>}
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: llvm.call
-//   One array for the thread id that crosses the first barrier.
-// CHECK: %[[ARRAY:.*]] = memref.alloca(%{{.*}}) : memref<?xindex>
+// CHECK-NOT: memref.alloca
 //   Segment 1: every thread stores its value into the tree.
 // CHECK: scf.for %[[Z:.*]] =
 // CHECK: scf.for %[[Y:.*]] =
 // CHECK: scf.for %[[X:.*]] =
-// CHECK: memref.store %{{.*}}, %[[ARRAY]][%{{.*}}] : memref<?xindex>
-//   The uniform loop, once per block, with its segment inside.
+// CHECK: llvm.getelementptr %[[CTX]][0]
+// CHECK: memref.store
+//   The uniform loop, once per block, with its segment inside, which reads
+//   the thread id again.
 // CHECK: scf.while
 // CHECK: arith.cmpi ugt
 // CHECK: scf.condition
@@ -26,7 +28,7 @@
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for
-// CHECK: memref.load %[[ARRAY]]
+// CHECK: llvm.getelementptr %[[CTX]][0]
 // CHECK: scf.if
 // CHECK: arith.divui
 // CHECK: scf.yield
@@ -166,6 +168,44 @@ module attributes {gpu.container_module} {
         scf.yield %next : f32
       }
       memref.store %acc, %out[%tx] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A value a thread computes before a barrier and uses after it lives in a
+// per-thread array; the thread id does not (each segment reads it again).
+
+// CHECK-LABEL: gpu.module @crossing
+// CHECK: func.func private @__gpumem_kernel_block_shift(
+// CHECK: %[[SAVED:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+// CHECK-NOT: memref.alloca
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[V:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<64xf32>
+// CHECK: memref.store %[[V]], %[[SAVED]][%{{.*}}] : memref<?xf32>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[BACK:.*]] = memref.load %[[SAVED]][%{{.*}}] : memref<?xf32>
+// CHECK: arith.addf %[[BACK]]
+module attributes {gpu.container_module} {
+  gpu.module @crossing {
+    gpu.func @shift(%data: memref<64xf32>) workgroup(%tile : memref<64xf32, 3>) kernel {
+      %c1 = arith.constant 1 : index
+      %c63 = arith.constant 63 : index
+      %tx = gpu.thread_id x
+      %v = memref.load %data[%tx] : memref<64xf32>
+      memref.store %v, %tile[%tx] : memref<64xf32, 3>
+      gpu.barrier
+      %n = arith.addi %tx, %c1 : index
+      %w = arith.minui %n, %c63 : index
+      %u = memref.load %tile[%w] : memref<64xf32, 3>
+      %s = arith.addf %v, %u : f32
+      memref.store %s, %data[%tx] : memref<64xf32>
       gpu.return
     }
   }
