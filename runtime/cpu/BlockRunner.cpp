@@ -56,8 +56,9 @@ using boost::context::detail::make_fcontext;
 
 namespace {
 
-/// Steps `id` to the block's next thread, x fastest; false after the last.
-bool nextThread(int64_t id[3], const int64_t dims[3]) {
+/// Steps `id` to the next index of the 3-D range `dims`, x fastest (the
+/// next thread of a block, the next block of a grid); false after the last.
+bool nextIndex(int64_t id[3], const int64_t dims[3]) {
   for (int d = 0; d < 3; ++d) {
     if (++id[d] < dims[d])
       return true;
@@ -255,27 +256,35 @@ void BlockRunner::prepare(const LaunchInfo &info) {
   }
 }
 
-void BlockRunner::run(int64_t linearBlock) {
-  // A fault in the block is reported as the kernel's (KernelFaults.h).
+void BlockRunner::run(int64_t first, int64_t last) {
+  if (first >= last)
+    return;
+  // A fault in the blocks is reported as the kernel's (KernelFaults.h).
   enterKernel(this);
-  runBlock(linearBlock);
+  const LaunchInfo &info = *launch;
+  int64_t blockId[3] = {first % info.grid[0],
+                        first / info.grid[0] % info.grid[1],
+                        first / (info.grid[0] * info.grid[1])};
+  // Stepped, not divided, from block to block: blocks can be small.
+  for (int64_t block = first; block < last; ++block) {
+    runBlock(blockId);
+    nextIndex(blockId, info.grid);
+  }
   leaveKernel();
 }
 
-void BlockRunner::runBlock(int64_t linearBlock) {
+void BlockRunner::runBlock(const int64_t blockId[3]) {
   const LaunchInfo &info = *launch;
-  epoch.startBlock(info.serial);
-  int64_t blockId[3] = {linearBlock % info.grid[0],
-                        linearBlock / info.grid[0] % info.grid[1],
-                        linearBlock / (info.grid[0] * info.grid[1])};
+  // Only --sanitize's checks tell blocks apart by number.
+  if (info.kernel->checks)
+    epoch.startBlock(info.serial);
   switch (info.mode) {
   case BlockMode::Block:
     std::copy(blockId, blockId + 3, single.blockId);
     std::fill(single.threadId, single.threadId + 3, 0);
-    // A failed assert ends the block: runBlock cannot go on without the
-    // thread (the compiler gives kernels that may assert none).
-    if (sigsetjmp(trapPoint, 0))
-      return;
+    // No recovery point for a failed assert (a sigsetjmp per block costs
+    // more than a small block): runBlock cannot go on without the thread
+    // anyway, and the compiler gives kernels that may assert none.
     info.kernel->runBlock(info.params, &single);
     return;
   case BlockMode::Loop:
@@ -284,12 +293,12 @@ void BlockRunner::runBlock(int64_t linearBlock) {
     // A thread that fails an assert jumps back here; the block goes on
     // with the next one.
     if (sigsetjmp(trapPoint, 0)) {
-      if (!nextThread(single.threadId, info.block))
+      if (!nextIndex(single.threadId, info.block))
         return;
     }
     do
       info.kernel->runThread(info.params, &single);
-    while (nextThread(single.threadId, info.block));
+    while (nextIndex(single.threadId, info.block));
     return;
   case BlockMode::Fibers:
   case BlockMode::Coroutines:
@@ -809,6 +818,8 @@ void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,
     launch->assertFailed->store(true, std::memory_order_relaxed);
   switch (launch->mode) {
   case BlockMode::Block:
+    // A runBlock cannot go on without one of its threads: the launch ends.
+    reportFailedAssertions(launch->kernel);
   case BlockMode::Loop:
     siglongjmp(trapPoint, 1);
   case BlockMode::Coroutines:

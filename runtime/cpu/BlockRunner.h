@@ -32,12 +32,13 @@ public:
   /// Sizes the arena, contexts and stacks for `launch`, which must outlive
   /// the following calls to run().
   void prepare(const LaunchInfo &launch);
-  /// Runs block `linearBlock` (x fastest) of the prepared launch.
-  void run(int64_t linearBlock);
+  /// Runs blocks [first, last) (linear indices, x fastest) of the prepared
+  /// launch.
+  void run(int64_t first, int64_t last);
 
   /// services->assertFail and cudaAssertFail: prints CUDA's line, marks
   /// the launch failed and stops the calling thread; the block goes on
-  /// with its other threads (Block mode: the block ends).
+  /// with its other threads (in Block mode the program stops at once).
   [[noreturn]] void failAssert(GPUMemThreadContext *ctx, const char *message,
                                const char *file, uint32_t line,
                                const char *function);
@@ -102,8 +103,9 @@ public:
                     const char *location);
 
 private:
-  /// run() without marking the thread as running a block.
-  void runBlock(int64_t linearBlock);
+  /// Runs the block with id `blockId` (run() marks the thread as running
+  /// blocks around it).
+  void runBlock(const int64_t blockId[3]);
   using fcontext_t = boost::context::detail::fcontext_t;
   using transfer_t = boost::context::detail::transfer_t;
 
@@ -242,8 +244,8 @@ private:
   std::vector<uint32_t> barrierWaiters;
   int64_t live = 0;    ///< threads not yet returned or trapped
   int64_t trapped = 0; ///< threads that failed an assert
-  /// Where a thread that failed an assert jumps to, in Block, Loop and
-  /// coroutine modes, and the index in runQueue the round goes on from.
+  /// Where a thread that failed an assert jumps to, in Loop and coroutine
+  /// modes, and the index in runQueue the round goes on from.
   sigjmp_buf trapPoint;
   size_t round = 0;
   int64_t atBarrier = 0; ///< == barrierWaiters.size()

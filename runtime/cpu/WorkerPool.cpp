@@ -121,8 +121,7 @@ namespace {
 /// Runs every block of `launch` with `runner`, on the calling thread.
 void runAlone(BlockRunner &runner, const LaunchInfo &launch) {
   runner.prepare(launch);
-  for (int64_t block = 0; block < launch.numBlocks; ++block)
-    runner.run(block);
+  runner.run(0, launch.numBlocks);
 }
 
 /// Sets the calling thread's launch location for as long as it runs
@@ -206,9 +205,7 @@ void WorkerPool::takeBlocks(BlockRunner &runner, const LaunchInfo &launch,
         runner.prepare(launch);
         prepared = true;
       }
-      int64_t last = std::min(first + chunk, range.end);
-      for (int64_t block = first; block < last; ++block)
-        runner.run(block);
+      runner.run(first, std::min(first + chunk, range.end));
     }
   }
 }

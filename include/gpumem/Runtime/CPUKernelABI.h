@@ -87,7 +87,7 @@ typedef struct GPUMemRuntimeServices {
    * [x,y,z], thread: [x,y,z] Assertion `message` failed.", and stops the
    * thread; the launch's other threads go on, and the launch fails once
    * they are done. Does not return. A kernel that may assert must not
-   * have a runBlock: a failing thread there ends the rest of its block. */
+   * have a runBlock: a failing thread there stops the program at once. */
   void (*assertFail)(GPUMemThreadContext *ctx, const char *message,
                      const char *file, uint32_t line, const char *function);
 
