@@ -282,9 +282,10 @@ void BlockRunner::runBlock(const int64_t blockId[3]) {
   case BlockMode::Block:
     std::copy(blockId, blockId + 3, single.blockId);
     std::fill(single.threadId, single.threadId + 3, 0);
-    // No recovery point for a failed assert (a sigsetjmp per block costs
-    // more than a small block): runBlock cannot go on without the thread
-    // anyway, and the compiler gives kernels that may assert none.
+    // No recovery point for a failed assert (a sigsetjmp per block is a
+    // quarter of the runtime's cost of a small block): runBlock cannot go on
+    // without the thread anyway, and the compiler gives kernels that may
+    // assert none.
     info.kernel->runBlock(info.params, &single);
     return;
   case BlockMode::Loop:
