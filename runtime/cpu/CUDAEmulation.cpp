@@ -10,12 +10,14 @@
 // __assertfail: CUDA prints "file:line: function: block: [x,y,z], thread:
 // [x,y,z] Assertion `message` failed." and the kernel traps; the host sees
 // CUDA_ERROR_ASSERT at its next synchronizing call, which the cuda runtime
-// reports and exits on. Both messages are reproduced here; the cpu target's
-// cf.assert prints the same line, then its own error. Stopping the failing
-// thread is the BlockRunner's.
+// reports and exits on. Both messages are reproduced here (CUDA's line by
+// runtime/common/DeviceAssert.h, which the vulkan runtime uses too); the
+// cpu target's cf.assert prints the same line, then the runtimes' common
+// error. Stopping the failing thread is the BlockRunner's.
 //===----------------------------------------------------------------------===//
 
 #include "CUDAEmulation.h"
+#include "DeviceAssert.h"
 #include "DevicePrintf.h"
 #include "Support.h"
 
@@ -44,32 +46,15 @@ int32_t gpumem::cpu::cudaVprintf(GPUMemThreadContext *ctx, const char *format,
 void gpumem::cpu::printAssertFailure(const GPUMemThreadContext *ctx,
                                      const char *message, const char *file,
                                      uint32_t line, const char *function) {
-  char text[4096];
-  int length = std::snprintf(
-      text, sizeof(text),
-      "%s:%u: %s: block: [%lld,%lld,%lld], thread: [%lld,%lld,%lld] "
-      "Assertion `%s` failed.\n",
-      file ? file : "", line, function ? function : "",
-      (long long)ctx->blockId[0], (long long)ctx->blockId[1],
-      (long long)ctx->blockId[2], (long long)ctx->threadId[0],
-      (long long)ctx->threadId[1], (long long)ctx->threadId[2],
-      message ? message : "");
-  if (length < 0)
-    return;
-  if (size_t(length) >= sizeof(text)) {
-    length = int(sizeof(text) - 1);
-    text[length - 1] = '\n';
-  }
-  // One write: the lines of threads failing at once never interleave.
-  std::fflush(stdout);
-  std::fwrite(text, 1, size_t(length), stderr);
+  std::string where = std::string(file ? file : "") + ":" +
+                      std::to_string(line) + ": " + (function ? function : "");
+  gpumem::runtime::printAssertFailure(where.c_str(), ctx->blockId,
+                                      ctx->threadId, message);
 }
 
 void gpumem::cpu::reportFailedAssertions(const GPUMemCPUKernel *kernel) {
   if (kernel->emulatedChip)
     fatal("cuStreamSynchronize failed: CUDA_ERROR_ASSERT: device-side assert "
           "triggered");
-  fatal("kernel '%s': an assertion failed (the failing threads are listed "
-        "above)",
-        nameOf(kernel));
+  gpumem::runtime::failAfterAssertions(nameOf(kernel));
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "DeviceAssert.h"
 #include "DevicePrintf.h"
 #include "LaunchLocation.h"
 #include "Memory.h"
@@ -161,16 +162,12 @@ void gpumem::vulkan::reportDiagnostics(
     // CUDA's line for the first thread that failed (the kernel records no
     // other), then the launch fails as on the cpu target.
     const Site &site = sites[failed - 1];
-    std::fflush(stdout);
-    std::fprintf(stderr,
-                 "%s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` "
-                 "failed.\n",
-                 site.location.c_str(), block[0], block[1], block[2], thread[0],
-                 thread[1], thread[2], site.text.c_str());
+    int64_t blockId[3] = {block[0], block[1], block[2]};
+    int64_t threadId[3] = {thread[0], thread[1], thread[2]};
+    gpumem::runtime::printAssertFailure(site.location.c_str(), blockId,
+                                        threadId, site.text.c_str());
     gpumemLaunchLocation(diagnostics->launch);
-    fatal("kernel '%s': an assertion failed (the failing threads are listed "
-          "above)",
-          name);
+    gpumem::runtime::failAfterAssertions(name);
   }
   FreeList &list = freeList();
   std::lock_guard<std::mutex> lock(list.mutex);
