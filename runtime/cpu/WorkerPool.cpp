@@ -179,14 +179,12 @@ void WorkerPool::runBlocks(const LaunchInfo &launch) {
       ranges[w].end = launch.numBlocks * (w + 1) / numWorkers;
     }
     busy = unsigned(threads.size());
-    unfinished.store(busy, std::memory_order_relaxed);
     ++generation;
-    publishedGeneration.store(generation, std::memory_order_release);
     wakeUp.notify_all();
   }
   takeBlocks(*callerRunner, launch, 0);
   // The others usually finish within microseconds of the caller.
-  spinFor([&] { return unfinished.load(std::memory_order_acquire) == 0; });
+  spinFor([&] { return busy.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex);
   allDone.wait(lock, [&] { return busy == 0; });
   job = nullptr;
@@ -252,7 +250,7 @@ void *WorkerPool::threadMain(void *start) {
     {
       // Launches often come back to back: spin a little before sleeping.
       spinFor([&] {
-        return pool.publishedGeneration.load(std::memory_order_acquire) != seen;
+        return pool.generation.load(std::memory_order_acquire) != seen;
       });
       std::unique_lock<std::mutex> lock(pool.mutex);
       pool.wakeUp.wait(
@@ -266,7 +264,6 @@ void *WorkerPool::threadMain(void *start) {
       LocationScope location(*launch);
       pool.takeBlocks(runner, *launch, index);
     }
-    pool.unfinished.fetch_sub(1, std::memory_order_release);
     std::lock_guard<std::mutex> lock(pool.mutex);
     if (--pool.busy == 0)
       pool.allDone.notify_one();

@@ -76,8 +76,11 @@ private:
   std::mutex mutex;
   std::condition_variable wakeUp, allDone;
   const LaunchInfo *job = nullptr;
-  uint64_t generation = 0; ///< bumped once per multi-worker launch
-  unsigned busy = 0;       ///< threads still working on `job`
+  /// Bumped once per multi-worker launch, and the threads still working
+  /// on `job`: changed under the mutex, read without it by threads that
+  /// spin before they sleep.
+  std::atomic<uint64_t> generation{0};
+  std::atomic<unsigned> busy{0};
   bool stopping = false;
 
   /// Blocks taken per trip to a range; set before the threads wake.
@@ -89,10 +92,6 @@ private:
     int64_t end = 0;
   };
   std::unique_ptr<BlockRange[]> ranges;
-  /// Mirrors of `generation` and `busy` that threads spin on before they
-  /// sleep; the mutex still hands the work over.
-  alignas(64) std::atomic<uint64_t> publishedGeneration{0};
-  alignas(64) std::atomic<unsigned> unfinished{0};
 };
 
 } // namespace gpumem::cpu
