@@ -501,9 +501,13 @@ void BlockRunner::fiberMain(transfer_t from) {
   runner->launch->kernel->runThread(runner->launch->params,
                                     &runner->contexts[index]);
   runner->threadReturned(index);
+  runner->leaveFiber(index);
+}
+
+void BlockRunner::leaveFiber(uint32_t index) {
   // Never resumed again: the next block makes a fresh context on this stack.
-  fiber_sanitizer::startSwitch(nullptr, runner->schedulerStack);
-  jump_fcontext(runner->fibers[index].caller, nullptr);
+  fiber_sanitizer::startSwitch(nullptr, schedulerStack);
+  jump_fcontext(fibers[index].caller, nullptr);
   __builtin_unreachable();
 }
 
@@ -831,10 +835,7 @@ void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,
   case BlockMode::Fibers: {
     uint32_t index = indexOf(ctx);
     threadTrapped(index);
-    // Never resumed again, as a returned fiber.
-    fiber_sanitizer::startSwitch(nullptr, schedulerStack);
-    jump_fcontext(fibers[index].caller, nullptr);
-    break;
+    leaveFiber(index);
   }
   }
   __builtin_unreachable();
@@ -891,7 +892,7 @@ void BlockRunner::reportFault(int signal, const void *address) const {
   const char *launchAt = gpumem::runtime::currentLaunchLocation();
   // runBlock runs the block's threads together (vectorized, the thread id
   // kept in registers): only the block is known.
-  char thread[64] = "";
+  char thread[96] = "";
   if (launch->mode != BlockMode::Block)
     std::snprintf(thread, sizeof(thread), " thread %s",
                   coords(ctx.threadId).text);

@@ -168,6 +168,9 @@ private:
   /// The thread goes on without waiting.
   void goOn(uint32_t index);
   static void fiberMain(transfer_t from);
+  /// Switches from fiber `index`, done with its thread, to the scheduler
+  /// for good.
+  [[noreturn]] void leaveFiber(uint32_t index);
   void threadReturned(uint32_t index);
   /// Takes a thread that failed an assert out of the block's counts; the
   /// barrier or shuffle the others wait at may complete without it.

@@ -161,9 +161,9 @@ private:
   llvm::DenseSet<Operation *> needsFibers;
   /// Functions that hold a cf.assert or call one that does.
   llvm::DenseSet<Operation *> mayAssert;
-  /// A kernel's known_block_size, for its implementations and wrappers:
-  /// gpu.block_dim and the thread loops use it as a constant (the runtime
-  /// refuses launches of other sizes).
+  /// A kernel's known_block_size, by its implementations (the kernel's and
+  /// the fissioned copy): gpu.block_dim there, like run_block's loops, uses
+  /// it as a constant (the runtime refuses launches of other sizes).
   llvm::DenseMap<Operation *, SmallVector<int64_t, 3>> knownBlockSizes;
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
   int64_t moduleArenaBytes = 0;
@@ -690,7 +690,8 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
   entry.append("num_params", builder.getI32IntegerAttr(numParams));
   entry.append("param_bytes",
                builder.getDenseI32ArrayAttr(paramBytes(stub, argTypes)));
-  if (std::optional<ArrayRef<int32_t>> known = stub.getKnownBlockSize())
+  std::optional<ArrayRef<int32_t>> known = stub.getKnownBlockSize();
+  if (known)
     entry.append("known_block_size", builder.getDenseI32ArrayAttr(*known));
 
   if (blockImpl) {
@@ -711,13 +712,10 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     Value zero = arith::ConstantIndexOp::create(body, loc, 0);
     Value one = arith::ConstantIndexOp::create(body, loc, 1);
     Value dims[3];
-    auto known = knownBlockSizes.find(impl);
     for (int d = 0; d < 3; ++d)
-      dims[d] =
-          known != knownBlockSizes.end()
-              ? arith::ConstantIndexOp::create(body, loc, known->second[d])
-              : access.dimension(kContextBlockDim,
-                                 static_cast<gpu::Dimension>(d));
+      dims[d] = known ? arith::ConstantIndexOp::create(body, loc, (*known)[d])
+                      : access.dimension(kContextBlockDim,
+                                         static_cast<gpu::Dimension>(d));
     // z outermost, x innermost: the order threads have in CUDA's warps.
     std::function<void(OpBuilder &, int)> loopOver = [&](OpBuilder &b, int d) {
       auto loop = scf::ForOp::create(b, loc, zero, dims[d], one);
