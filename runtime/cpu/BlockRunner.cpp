@@ -798,16 +798,19 @@ void BlockRunner::threadReturned(uint32_t index) {
           locationOr(fibers[syncing].location),
           hex(fibers[syncing].memberMask).text);
   fibers[index].state = State::Done;
-  --live;
   if (firstReturned == UINT32_MAX)
     firstReturned = index;
   // synccheck goes on: the barrier completes without the thread (reported
   // then).
+  threadLeft(index);
+}
+
+void BlockRunner::threadLeft(uint32_t index) {
+  --live;
   if (atBarrier && atBarrier == live)
-    releaseBarrier(&ctx);
+    releaseBarrier(&contexts[index]);
   uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
-  Warp &warp = warps[warpIndex];
-  --warp.live;
+  --warps[warpIndex].live;
   // The lane may have been the last one a segment's shuffle waited for.
   uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
   if (waiting != UINT32_MAX)
@@ -843,16 +846,8 @@ void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,
 
 void BlockRunner::threadTrapped(uint32_t index) {
   fibers[index].state = State::Trapped;
-  --live;
   ++trapped;
-  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
-  --warps[warpIndex].live;
-  if (atBarrier && atBarrier == live)
-    releaseBarrier(&contexts[index]);
-  uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
-  if (waiting != UINT32_MAX)
-    tryCompleteSegment(warpIndex, index % GPUMEM_WARP_SIZE,
-                       uint32_t(fibers[waiting].width), UINT32_MAX);
+  threadLeft(index);
 }
 
 void BlockRunner::reportStuck() const {

@@ -175,6 +175,9 @@ private:
   /// Takes a thread that failed an assert out of the block's counts; the
   /// barrier or shuffle the others wait at may complete without it.
   void threadTrapped(uint32_t index);
+  /// What threadReturned and threadTrapped share: the thread leaves the
+  /// live counts, and a barrier or shuffle waiting only for it completes.
+  void threadLeft(uint32_t index);
   /// Whether the kernel was compiled with --sanitize=synccheck.
   bool syncCheck() const {
     return launch->kernel->checks & GPUMEM_CHECK_SYNCCHECK;
