@@ -1,8 +1,8 @@
 //===----------------------------------------------------------------------===//
 // gpumem-cpu-runtime-bench: figures for the CPU runtime, printed, never
-// asserted. Launch overhead of empty 1-block kernels (runBlock; fiber
+// asserted. Launch overhead of empty 1-block kernels (runBlocks; fiber
 // kernel with one thread; fiber kernel with 32 and 256 threads and a
-// reduction with barriers), and the throughput of an elementwise runBlock
+// reduction with barriers), and the throughput of an elementwise runBlocks
 // kernel (saxpy) over 2^24 floats with 1 and 2 workers.
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +42,7 @@ double perLaunch(const char *kernel, Dim3 grid, Dim3 block,
 int main() {
   gpumemCPURuntimeConfigure(1, 0);
   std::printf("launch overhead, 1 worker (best of 5):\n");
-  std::printf("  empty runBlock kernel, 1 block x 1 thread:   %8.1f ns\n",
+  std::printf("  empty runBlocks kernel, 1 block x 1 thread:   %8.1f ns\n",
               1e9 * perLaunch("empty", {1, 1, 1}, {1, 1, 1}, {}, 1000000));
   std::printf("  empty fiber kernel,    1 block x 1 thread:   %8.1f ns\n",
               1e9 *
@@ -58,14 +58,14 @@ int main() {
               "(%.1f ns per thread per barrier)\n",
               1e9 * reduce, 1e9 * reduce / (256 * 9));
   gpumemCPURuntimeConfigure(2, 0);
-  std::printf("  empty runBlock kernel, 2 workers, 2 blocks:  %8.1f ns\n",
+  std::printf("  empty runBlocks kernel, 2 workers, 2 blocks:  %8.1f ns\n",
               1e9 * perLaunch("empty", {2, 1, 1}, {1, 1, 1}, {}, 100000));
 
   int64_t n = int64_t(1) << 24;
   std::vector<float> x(n, 1.0f), y(n, 2.0f);
   float a = 3;
   float *xp = x.data(), *yp = y.data();
-  std::printf("saxpy over 2^24 floats (runBlock, 12 bytes moved per "
+  std::printf("saxpy over 2^24 floats (runBlocks, 12 bytes moved per "
               "element, best of 5):\n");
   for (int32_t workers : {1, 2}) {
     gpumemCPURuntimeConfigure(workers, 0);

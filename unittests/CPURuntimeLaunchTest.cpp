@@ -1,5 +1,5 @@
 //===----------------------------------------------------------------------===//
-// CPU runtime: launching kernels. Elementwise runBlock/runThread kernels
+// CPU runtime: launching kernels. Elementwise runBlocks/runThread kernels
 // over multi-block grids with one and several workers, every field of the
 // thread context in 3-D grids and blocks (all three ways of running a
 // block), barriers and workgroup memory (tree reduction, static + dynamic

@@ -1,6 +1,6 @@
 //===----------------------------------------------------------------------===//
 // Hand-written kernels in the shape gpumem's cpu target compiles them to
-// (CPUKernelABI.h): runThread/runBlock entry points, a GPUMemCPUKernel table
+// (CPUKernelABI.h): runThread/runBlocks entry points, a GPUMemCPUKernel table
 // and the exported GPUMemCPUModule. Built as a MODULE library whose bytes
 // the CPU runtime tests pass to mgpuModuleLoad. Compiled with
 // GPUMEM_TEST_ABI_VERSION or GPUMEM_TEST_NO_MODULE_SYMBOL it makes the
@@ -56,7 +56,21 @@ uint64_t shuffle(GPUMemThreadContext *ctx, uint64_t value, int32_t offset,
                                 location);
 }
 
-/// What a compiled runBlock does: every thread of the block, x fastest.
+/// What a compiled runBlocks does: the blocks first..last-1, x fastest, each
+/// run by `Block`.
+template <void (*Block)(void **, GPUMemThreadContext *)>
+void forEachBlock(void **params, GPUMemThreadContext *ctx, int64_t first,
+                  int64_t last) {
+  for (int64_t block = first; block < last; ++block) {
+    ctx->blockId[0] = block % ctx->gridDim[0];
+    ctx->blockId[1] = block / ctx->gridDim[0] % ctx->gridDim[1];
+    ctx->blockId[2] = block / (ctx->gridDim[0] * ctx->gridDim[1]);
+    Block(params, ctx);
+  }
+}
+
+/// What a compiled runBlocks does for one block: every thread of it, x
+/// fastest.
 template <void (*Body)(void **, GPUMemThreadContext *)>
 void forEachThread(void **params, GPUMemThreadContext *ctx) {
   for (int64_t z = 0; z < ctx->blockDim[2]; ++z)
@@ -81,7 +95,7 @@ void saxpy(void **params, GPUMemThreadContext *ctx) {
     y[i] = a * x[i] + y[i];
 }
 
-/// saxpy's runBlock, as vectorizable as a compiled one.
+/// saxpy's code for one block, as vectorizable as a compiled one.
 void saxpyBlock(void **params, GPUMemThreadContext *ctx) {
   int64_t n = arg<int64_t>(params, 0);
   float a = arg<float>(params, 1);
@@ -410,16 +424,19 @@ GPUMemCPUKernel withParams(GPUMemCPUKernel kernel, const int32_t *bytes) {
 }
 
 const GPUMemCPUKernel kernels[] = {
-    // name, runThread, runBlock, staticSharedBytes, needsFibers, numParams
-    withParams({"saxpy", saxpy, saxpyBlock, 0, 0, 4}, saxpyParams),
+    // name, runThread, runBlocks, staticSharedBytes, needsFibers, numParams
+    withParams({"saxpy", saxpy, forEachBlock<saxpyBlock>, 0, 0, 4},
+               saxpyParams),
     withParams({"saxpy_loop", saxpy, THREAD_ONLY, 0, 0, 4}, saxpyParams),
-    withParams({"whoami", whoami, whoami, 0, 0, 1}, pointerParams),
-    withParams({"rendezvous", rendezvous, rendezvous, 0, 0, 3}, pointerParams),
-    {"empty", empty, empty, 0, 0, 0},
+    withParams({"whoami", whoami, forEachBlock<whoami>, 0, 0, 1},
+               pointerParams),
+    withParams({"rendezvous", rendezvous, forEachBlock<rendezvous>, 0, 0, 3},
+               pointerParams),
+    {"empty", empty, forEachBlock<empty>, 0, 0, 0},
     {"empty_fibers", empty, THREAD_ONLY, 0, 1, 0},
     {"empty_known",
      empty,
-     empty,
+     forEachBlock<empty>,
      0,
      0,
      0,
@@ -431,9 +448,11 @@ const GPUMemCPUKernel kernels[] = {
      0,
      nullptr,
      {8, 2, 1}},
-    withParams({"rendezvous_pair", rendezvousPair, rendezvousPair, 0, 0, 3},
+    withParams({"rendezvous_pair", rendezvousPair, forEachBlock<rendezvousPair>,
+                0, 0, 3},
                pointerParams),
-    withParams({"ids", ids, forEachThread<ids>, 8, 0, 1}, pointerParams),
+    withParams({"ids", ids, forEachBlock<forEachThread<ids>>, 8, 0, 1},
+               pointerParams),
     withParams({"ids_loop", idsLoop, THREAD_ONLY, 8, 0, 1}, pointerParams),
     withParams({"ids_fibers", idsFibers, THREAD_ONLY, 8, 1, 1}, pointerParams),
     withParams({"reduce", reduce, THREAD_ONLY, 1024 * 4, 1, 2}, pointerParams),

@@ -1,15 +1,15 @@
 //===----------------------------------------------------------------------===//
 // Running the threads of a block on one worker.
 //
-// Block mode calls the kernel's runBlock once; Loop mode calls runThread for
-// each thread in turn. Neither touches fibers. Fiber mode gives every thread
-// a Boost.Context fcontext on its own stack and schedules them
-// cooperatively, round-robin in linear thread order: the scheduler resumes
-// each ready fiber until it parks or returns, then starts the next round
-// with the fibers released meanwhile. Coroutine mode (cuda-emu kernels)
-// schedules the same way, but a thread is an LLVM coroutine that suspends
-// itself after each service call instead of parking, and is resumed with a
-// call; a thread that need not wait is queued for the next round.
+// Block mode calls the kernel's runBlocks once for a range of blocks; Loop
+// mode calls runThread for each thread in turn. Neither touches fibers. Fiber
+// mode gives every thread a Boost.Context fcontext on its own stack and
+// schedules them cooperatively, round-robin in linear thread order: the
+// scheduler resumes each ready fiber until it parks or returns, then starts the
+// next round with the fibers released meanwhile. Coroutine mode (cuda-emu
+// kernels) schedules the same way, but a thread is an LLVM coroutine that
+// suspends itself after each service call instead of parking, and is resumed
+// with a call; a thread that need not wait is queued for the next round.
 // Barrier-coroutine mode (kernels whose only synchronization is the block
 // barrier) runs every waiting thread to its next barrier, then checks that
 // all reached the same one. PTX's own synchronization is in
@@ -262,6 +262,24 @@ void BlockRunner::run(int64_t first, int64_t last) {
   // A fault in the blocks is reported as the kernel's (KernelFaults.h).
   enterKernel(this);
   const LaunchInfo &info = *launch;
+  if (info.mode == BlockMode::Block) {
+    // The kernel steps through the blocks itself and sets their ids. No
+    // recovery point for a failed assert (a sigsetjmp per call costs as
+    // much as a small block): runBlocks cannot go on without the thread
+    // anyway, and the compiler gives kernels that may assert none.
+    std::fill(single.threadId, single.threadId + 3, 0);
+    if (!info.kernel->checks) {
+      info.kernel->runBlocks(info.params, &single, first, last);
+    } else {
+      // --sanitize's checks tell blocks apart by number: one at a time.
+      for (int64_t block = first; block < last; ++block) {
+        epoch.startBlock(info.serial);
+        info.kernel->runBlocks(info.params, &single, block, block + 1);
+      }
+    }
+    leaveKernel();
+    return;
+  }
   int64_t blockId[3] = {first % info.grid[0],
                         first / info.grid[0] % info.grid[1],
                         first / (info.grid[0] * info.grid[1])};
@@ -279,14 +297,7 @@ void BlockRunner::runBlock(const int64_t blockId[3]) {
   if (info.kernel->checks)
     epoch.startBlock(info.serial);
   switch (info.mode) {
-  case BlockMode::Block:
-    std::copy(blockId, blockId + 3, single.blockId);
-    std::fill(single.threadId, single.threadId + 3, 0);
-    // No recovery point for a failed assert (a sigsetjmp per block is a
-    // quarter of the runtime's cost of a small block): runBlock cannot go on
-    // without the thread anyway, and the compiler gives kernels that may
-    // assert none.
-    info.kernel->runBlock(info.params, &single);
+  case BlockMode::Block: // run() hands these blocks to the kernel.
     return;
   case BlockMode::Loop:
     std::copy(blockId, blockId + 3, single.blockId);
@@ -826,7 +837,7 @@ void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,
     launch->assertFailed->store(true, std::memory_order_relaxed);
   switch (launch->mode) {
   case BlockMode::Block:
-    // A runBlock cannot go on without one of its threads: the launch ends.
+    // A runBlocks cannot go on without one of its threads: the launch ends.
     reportFailedAssertions(launch->kernel);
   case BlockMode::Loop:
     siglongjmp(trapPoint, 1);
@@ -885,7 +896,7 @@ void BlockRunner::reportFault(int signal, const void *address) const {
   if (signal == SIGSEGV || signal == SIGBUS)
     std::snprintf(at, sizeof(at), " at %p", address);
   const char *launchAt = gpumem::runtime::currentLaunchLocation();
-  // runBlock runs the block's threads together (vectorized, the thread id
+  // runBlocks runs the block's threads together (vectorized, the thread id
   // kept in registers): only the block is known.
   char thread[96] = "";
   if (launch->mode != BlockMode::Block)

@@ -103,8 +103,8 @@ public:
                     const char *location);
 
 private:
-  /// Runs the block with id `blockId` (run() marks the thread as running
-  /// blocks around it).
+  /// Runs the block with id `blockId` in a mode other than Block (run()
+  /// marks the thread as running blocks around it).
   void runBlock(const int64_t blockId[3]);
   using fcontext_t = boost::context::detail::fcontext_t;
   using transfer_t = boost::context::detail::transfer_t;

@@ -150,7 +150,7 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
       kernel->resumeCoroutine)
     info.mode = kernel->barriersOnly ? BlockMode::BarrierCoroutines
                                      : BlockMode::Coroutines;
-  else if (kernel->runBlock && !kernel->needsFibers)
+  else if (kernel->runBlocks && !kernel->needsFibers)
     info.mode = BlockMode::Block;
   else if (!kernel->needsFibers || info.threadsPerBlock == 1)
     info.mode = BlockMode::Loop;

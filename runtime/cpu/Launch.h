@@ -14,7 +14,8 @@ namespace gpumem::cpu {
 
 /// How the threads of a block run.
 enum class BlockMode {
-  /// runBlock(params, ctx) once per block: it loops over the threads.
+  /// runBlocks(params, ctx, first, last) once per range of blocks: it loops
+  /// over the blocks and their threads.
   Block,
   /// runThread once per thread, one after the other, no fibers: kernels
   /// without barriers or warp operations, and blocks of one thread.

@@ -226,13 +226,13 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
     if (!kernel.name || std::strcmp(kernel.name, name) != 0)
       continue;
     bool runnable = kernel.runThread ||
-                    (kernel.runBlock && !kernel.needsFibers) ||
+                    (kernel.runBlocks && !kernel.needsFibers) ||
                     (kernel.startCoroutine && kernel.resumeCoroutine);
     if (!runnable)
       fatal("kernel '%s': the module gives no entry point to run it (runThread "
             "is null%s)",
             name,
-            kernel.runBlock ? " and needsFibers is set" : ", runBlock too");
+            kernel.runBlocks ? " and needsFibers is set" : ", runBlocks too");
     if (kernel.staticSharedBytes < 0 || kernel.numParams < 0)
       fatal("kernel '%s': malformed kernel record (staticSharedBytes %lld, "
             "numParams %d)",

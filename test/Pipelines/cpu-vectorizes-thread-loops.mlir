@@ -3,21 +3,21 @@
 // RUN: rm -rf %t.dir && mkdir %t.dir && gpumem-objects extract %t.mlir %t.dir
 // RUN: objdump -d --no-show-raw-insn %t.dir/kernels.cpu.so | FileCheck %s
 
-// The cpu target runs a barrier-free kernel's block as a loop over its
+// The cpu target runs a barrier-free kernel's blocks as loops over their
 // threads, which LLVM vectorizes across threads: consecutive x threads'
 // loads, multiplies, adds and stores become 8-wide AVX2 operations (the
 // x86-64-v3 CPU is named so that the test does not depend on the host).
 // Both with a known block size (constant loops) and without one (the block
 // size read from the thread context, with a scalar remainder).
 
-// CHECK-LABEL: <__gpumem_run_block_known>:
+// CHECK-LABEL: <__gpumem_run_blocks_known>:
 // CHECK-NOT: >:
 // CHECK: vmulps {{.*}}%ymm
 // CHECK-NOT: >:
 // CHECK: vaddps {{.*}}%ymm
 // CHECK-NOT: >:
 // CHECK: vmovups %ymm{{[0-9]+}},
-// CHECK-LABEL: <__gpumem_run_block_any>:
+// CHECK-LABEL: <__gpumem_run_blocks_any>:
 // CHECK-NOT: >:
 // CHECK: vmulps {{.*}}%ymm
 // CHECK-NOT: >:

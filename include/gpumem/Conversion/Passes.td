@@ -18,8 +18,8 @@ def GPUMemLowerGPUToCPUABIPass
     `!llvm.ptr` thread-context argument. A kernel `K` becomes
     `__gpumem_kernel_K` plus wrappers `__gpumem_run_thread_K` (one thread)
     and, when the kernel uses no barrier or warp operation,
-    `__gpumem_run_block_K` (a loop over the block's threads), which unpack
-    `mgpuLaunchKernel`'s parameter array; `K` stays as an empty stub for the
+    `__gpumem_run_blocks_K` (a loop over a range of blocks, and over each
+    block's threads), which unpack `mgpuLaunchKernel`'s parameter array; `K` stays as an empty stub for the
     host's `gpu.launch_func` to verify against. Thread, block and lane ids
     and dims are loads from the context; `gpu.barrier`, `gpu.shuffle` and a
     failed `cf.assert` call runtime services through the context;
@@ -29,19 +29,21 @@ def GPUMemLowerGPUToCPUABIPass
     been rewritten by `gpumem-lower-gpu-collectives` (the pipeline does).
     Any other GPU-specific op is an error.
 
-    `run_block`'s context argument is `llvm.noalias` (nothing else touches
-    the context while a block runs), so LLVM keeps thread ids in registers
-    and vectorizes the thread loops. A kernel with `known_block_size` has
+    `run_blocks`' context argument is `llvm.noalias` (nothing else touches
+    the context while its blocks run), so LLVM keeps thread ids in registers
+    and vectorizes the thread loops; it stores each block's id into the
+    context with relaxed atomic stores, which LLVM keeps in the loop, so
+    that a fault report names the block. A kernel with `known_block_size` has
     constant thread loops and `gpu.block_dim` values, and its kernel table
     entry records the size, which the runtime checks at each launch. A
-    kernel that may reach a `cf.assert` gets no `run_block` and no
+    kernel that may reach a `cf.assert` gets no `run_blocks` and no
     fissioned copy: a thread that fails an assert stops alone (the
     service gets CUDA's file, line and function).
 
     A kernel whose barriers all sit in block-uniform structured control flow
     also gets `__gpumem_kernel_block_K`, a copy split at its barriers into
     loops over the block's threads (thread-loop fission, values crossing a
-    barrier kept in per-thread arrays); its `run_block` calls that copy and
+    barrier kept in per-thread arrays); its `run_blocks` calls that copy and
     the kernel runs without fibers. Divergent barriers, shuffles, private
     memory and calls into functions with barriers keep fibers. Option
     `fission=false` keeps fibers for every kernel with barriers; option

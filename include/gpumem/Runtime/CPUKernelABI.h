@@ -22,9 +22,13 @@
  * as its last argument. Kernels are entered through GPUMemCPUKernel:
  *   - runThread(params, ctx): runs one thread; ctx->threadId is set by the
  *     runtime. Kernels with needsFibers run one fiber per thread this way.
- *   - runBlock(params, ctx): runs every thread of the block in a loop, x
- *     fastest, setting ctx->threadId itself. Only for kernels without
- *     barriers or warp operations (needsFibers == 0); null otherwise.
+ *   - runBlocks(params, ctx, first, last): runs the blocks whose linear
+ *     ids (x fastest, over ctx->gridDim) are first..last-1, one after the
+ *     other, and every thread of each in a loop, x fastest. It sets
+ *     ctx->blockId (before each block starts, so that a fault names it)
+ *     and ctx->threadId itself. Only for kernels without barriers or warp
+ *     operations (needsFibers == 0); null otherwise. One call for many
+ *     blocks keeps the runtime's per-block cost out of small blocks.
  * `params` is the array mgpuLaunchKernel receives: params[i] points to the
  * i-th kernel argument after memref descriptors are expanded (allocated
  * pointer, aligned pointer, offset, sizes..., strides...).
@@ -39,7 +43,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 6
+#define GPUMEM_CPU_ABI_VERSION 7
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
@@ -87,7 +91,7 @@ typedef struct GPUMemRuntimeServices {
    * [x,y,z], thread: [x,y,z] Assertion `message` failed.", and stops the
    * thread; the launch's other threads go on, and the launch fails once
    * they are done. Does not return. A kernel that may assert must not
-   * have a runBlock: a failing thread there stops the program at once. */
+   * have a runBlocks: a failing thread there stops the program at once. */
   void (*assertFail)(GPUMemThreadContext *ctx, const char *message,
                      const char *file, uint32_t line, const char *function);
 
@@ -168,7 +172,7 @@ typedef struct GPUMemRuntimeServices {
   void (*addressAccess)(GPUMemThreadContext *ctx, const void *address,
                         int64_t bytes, int32_t flags, const char *what,
                         const char *location);
-  /* --sanitize=racecheck: a block-wide function (runBlock, thread-loop
+  /* --sanitize=racecheck: a block-wide function (runBlocks, thread-loop
    * fission) passed the place of a barrier; every thread of the block has
    * reached it, and the next barrier phase starts. */
   void (*blockPhase)(GPUMemThreadContext *ctx);
@@ -232,7 +236,8 @@ struct GPUMemThreadContext {
 typedef struct GPUMemCPUKernel {
   const char *name;
   void (*runThread)(void **params, GPUMemThreadContext *ctx);
-  void (*runBlock)(void **params, GPUMemThreadContext *ctx);
+  void (*runBlocks)(void **params, GPUMemThreadContext *ctx, int64_t first,
+                    int64_t last);
   int64_t staticSharedBytes;    /* arena bytes the kernel needs statically */
   int32_t needsFibers;          /* barrier or warp operation reachable */
   int32_t numParams;            /* entries of `params` */

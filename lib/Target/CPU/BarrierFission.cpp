@@ -5,7 +5,7 @@
 // A kernel whose barriers sit in block-uniform structured control flow can
 // run a whole block without fibers: split its body at every gpu.barrier
 // into segments, run each segment as a loop over the block's threads (z, y,
-// x, storing the thread id into the context as run_block does), and keep
+// x, storing the thread id into the context as run_blocks does), and keep
 // the values a thread computes in one segment and uses in a later one in a
 // per-thread array. Running the threads of a segment one after another is a
 // legal schedule of the barrier-separated phases.

@@ -177,7 +177,7 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
           cpu::getStringPointer(builder, loc, module,
                                 dict.getAs<StringAttr>("name").getValue()),
           symbol("run_thread"),
-          symbol("run_block"),
+          symbol("run_blocks"),
           LLVM::ConstantOp::create(builder, loc, i64,
                                    dict.getAs<IntegerAttr>("shared_bytes")),
           LLVM::ConstantOp::create(

@@ -19,7 +19,7 @@
 namespace gpumem::cpu {
 
 /// The attribute on a CPU gpu.module listing its kernels for the module
-/// descriptor: an array of dictionaries {name, run_thread, run_block,
+/// descriptor: an array of dictionaries {name, run_thread, run_blocks,
 /// shared_bytes, needs_fibers, num_params, param_bytes} and, on the cuda-emu
 /// target, {chip, max_shared_bytes, start_coroutine, resume_coroutine,
 /// barriers_only}; `checks` (GPUMemCheck flags) with --sanitize.

@@ -16,12 +16,13 @@
 //     `__gpumem_kernel_K` (attributions replaced by arena views and allocas)
 //     and two wrappers that unpack mgpuLaunchKernel's `params`:
 //     `__gpumem_run_thread_K` and, for kernels without fibers,
-//     `__gpumem_run_block_K`, which loops over the block's threads. A kernel
-//     with block-uniform barriers gets a barrier-free block-wide copy
-//     (BarrierFission.cpp) that its run_block calls instead of fibers. K
+//     `__gpumem_run_blocks_K`, which loops over a range of blocks and over
+//     each block's threads. A kernel with block-uniform barriers gets a
+//     barrier-free block-wide copy (BarrierFission.cpp) that its run_blocks
+//     calls instead of fibers. K
 //     stays behind as an empty stub with its signature: host
 //     gpu.launch_func ops verify against it. A kernel that may reach a
-//     cf.assert gets neither run_block nor the block-wide copy: a thread
+//     cf.assert gets neither run_blocks nor the block-wide copy: a thread
 //     that fails an assert stops alone, so its threads run one by one.
 //  5. GPU ops become context loads and runtime service calls: ids and dims,
 //     lane and subgroup ids, barrier, shuffle, printf (libc's),
@@ -162,7 +163,7 @@ private:
   /// Functions that hold a cf.assert or call one that does.
   llvm::DenseSet<Operation *> mayAssert;
   /// A kernel's known_block_size, by its implementations (the kernel's and
-  /// the fissioned copy): gpu.block_dim there, like run_block's loops, uses
+  /// the fissioned copy): gpu.block_dim there, like run_blocks' loops, uses
   /// it as a constant (the runtime refuses launches of other sizes).
   llvm::DenseMap<Operation *, SmallVector<int64_t, 3>> knownBlockSizes;
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
@@ -170,7 +171,8 @@ private:
   SmallVector<Attribute> kernelTable;
   /// Generated kernel implementations: they take the context already.
   llvm::DenseSet<Operation *> hasContext;
-  /// Generated run_thread/run_block wrappers: (params, ctx), no GPU ops.
+  /// Generated run_thread/run_blocks wrappers: (params, ctx, ...), no GPU
+  /// ops.
   llvm::DenseSet<Operation *> wrappers;
 };
 
@@ -642,18 +644,21 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
                                  bool fibers, bool asserts) {
   Location loc = stub.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(context);
-  FunctionType wrapperType = FunctionType::get(context, {ptr, ptr}, {});
+  auto i64 = IntegerType::get(context, 64);
   TypeRange argTypes = stub.getFunctionType().getInputs();
   OpBuilder builder(stub);
   int64_t numParams = 0;
 
-  // A wrapper whose body unpacks the params into `args` (plus the context),
-  // leaving `body` at the end of its entry block.
+  // A wrapper of type (params, ctx, extra...) whose body unpacks the params
+  // into `args` (plus the context), leaving `body` at the end of its entry
+  // block.
   auto makeWrapper = [&](StringRef prefix, OpBuilder &body,
-                         SmallVector<Value> &args) {
-    auto wrapper = func::FuncOp::create(builder, loc,
-                                        (prefix + stub.getName()).str(),
-                                        wrapperType);
+                         SmallVector<Value> &args, TypeRange extra = {}) {
+    SmallVector<Type> inputs{ptr, ptr};
+    llvm::append_range(inputs, extra);
+    auto wrapper =
+        func::FuncOp::create(builder, loc, (prefix + stub.getName()).str(),
+                             FunctionType::get(context, inputs, {}));
     cpu::makeInternal(wrapper);
     wrappers.insert(wrapper);
     Block *entry = wrapper.addEntryBlock();
@@ -662,16 +667,6 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     args = unpackParams(body, loc, entry->getArgument(0), argTypes, numParams);
     args.push_back(entry->getArgument(1));
     return wrapper;
-  };
-
-  // Nothing but the block's own code touches the context while runBlock
-  // runs (the runtime sets it up before and services get it as an
-  // argument), so the context is noalias there: LLVM then keeps the thread
-  // ids in registers and hoists block values out of the thread loops,
-  // which lets it vectorize them.
-  auto markContextNoAlias = [&](func::FuncOp runBlock) {
-    runBlock.setArgAttr(1, LLVM::LLVMDialect::getNoAliasAttrName(),
-                        UnitAttr::get(context));
   };
 
   OpBuilder threadBody(context);
@@ -694,47 +689,103 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
   if (known)
     entry.append("known_block_size", builder.getDenseI32ArrayAttr(*known));
 
+  if (!blockImpl && (fibers || asserts)) {
+    kernelTable.push_back(entry.getDictionary(context));
+    return;
+  }
+
+  // runBlocks(params, ctx, first, last): the params are unpacked once, then
+  // a loop over the blocks runs each block's code.
+  OpBuilder body(context);
+  SmallVector<Value> args;
+  func::FuncOp runBlocks =
+      makeWrapper("__gpumem_run_blocks_", body, args, {i64, i64});
+  // Nothing but the blocks' own code touches the context while runBlocks
+  // runs (the runtime sets it up before and services get it as an
+  // argument), so the context is noalias there: LLVM then keeps the thread
+  // ids in registers and hoists block values out of the thread loops,
+  // which lets it vectorize them.
+  runBlocks.setArgAttr(1, LLVM::LLVMDialect::getNoAliasAttrName(),
+                       UnitAttr::get(context));
+  Value contextArg = args.back();
+  Value zero = arith::ConstantIndexOp::create(body, loc, 0);
+  Value one = arith::ConstantIndexOp::create(body, loc, 1);
+  ContextAccess access(body, loc, contextArg);
+  auto toIndex = [&](OpBuilder &b, Value value) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+  };
+  Value gridX = access.dimension(kContextGridDim, gpu::Dimension::x);
+  Value gridY = access.dimension(kContextGridDim, gpu::Dimension::y);
+  Value first = toIndex(body, runBlocks.getArgument(2));
+  Value last = toIndex(body, runBlocks.getArgument(3));
+  // The thread loops' bounds, for kernels without a block-wide copy.
+  Value dims[3];
+  for (int d = 0; d < 3 && !blockImpl; ++d)
+    dims[d] = known ? arith::ConstantIndexOp::create(body, loc, (*known)[d])
+                    : access.dimension(kContextBlockDim,
+                                       static_cast<gpu::Dimension>(d));
+  // The first block's id; later ones are stepped from it.
+  Value rows = arith::DivUIOp::create(body, loc, first, gridX);
+  Value firstId[3] = {arith::RemUIOp::create(body, loc, first, gridX),
+                      arith::RemUIOp::create(body, loc, rows, gridY),
+                      arith::DivUIOp::create(body, loc, rows, gridY)};
+  auto blockLoop =
+      scf::ForOp::create(body, loc, first, last, one, ValueRange(firstId));
+  OpBuilder inner = OpBuilder::atBlockBegin(blockLoop.getBody());
+  ValueRange blockId = blockLoop.getRegionIterArgs();
+  ContextAccess innerAccess(inner, loc, contextArg);
+  // Relaxed atomic stores: LLVM neither sinks them out of the loop nor
+  // merges them, so a fault report names the block that faulted. (Volatile
+  // stores would do that too, but they count as capturing the context,
+  // which would cost its noalias.)
+  for (int d = 0; d < 3; ++d) {
+    Value id = arith::IndexCastOp::create(inner, loc, i64, blockId[d]);
+    LLVM::StoreOp::create(
+        inner, loc, id,
+        innerAccess.address(contextArg, kContextBlockId + 8 * d),
+        /*alignment=*/8, /*isVolatile=*/false, /*isNonTemporal=*/false,
+        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic);
+  }
+
   if (blockImpl) {
-    OpBuilder body(context);
-    SmallVector<Value> args;
-    func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);
-    markContextNoAlias(runBlock);
-    func::CallOp::create(body, loc, blockImpl, args);
-    func::ReturnOp::create(body, loc);
-    entry.append("run_block", FlatSymbolRefAttr::get(runBlock));
-  } else if (!fibers && !asserts) {
-    OpBuilder body(context);
-    SmallVector<Value> args;
-    func::FuncOp runBlock = makeWrapper("__gpumem_run_block_", body, args);
-    markContextNoAlias(runBlock);
-    Value contextArg = args.back();
-    ContextAccess access(body, loc, contextArg);
-    Value zero = arith::ConstantIndexOp::create(body, loc, 0);
-    Value one = arith::ConstantIndexOp::create(body, loc, 1);
-    Value dims[3];
-    for (int d = 0; d < 3; ++d)
-      dims[d] = known ? arith::ConstantIndexOp::create(body, loc, (*known)[d])
-                      : access.dimension(kContextBlockDim,
-                                         static_cast<gpu::Dimension>(d));
+    func::CallOp::create(inner, loc, blockImpl, args);
+  } else {
     // z outermost, x innermost: the order threads have in CUDA's warps.
     std::function<void(OpBuilder &, int)> loopOver = [&](OpBuilder &b, int d) {
       auto loop = scf::ForOp::create(b, loc, zero, dims[d], one);
-      OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-      ContextAccess innerAccess(inner, loc, contextArg);
-      Value id = arith::IndexCastOp::create(inner, loc, inner.getI64Type(),
-                                            loop.getInductionVar());
-      LLVM::StoreOp::create(inner, loc, id,
-                            innerAccess.address(contextArg,
-                                                kContextThreadId + 8 * d));
+      OpBuilder threads = OpBuilder::atBlockBegin(loop.getBody());
+      ContextAccess threadAccess(threads, loc, contextArg);
+      Value id =
+          arith::IndexCastOp::create(threads, loc, i64, loop.getInductionVar());
+      LLVM::StoreOp::create(
+          threads, loc, id,
+          threadAccess.address(contextArg, kContextThreadId + 8 * d));
       if (d == 0)
-        func::CallOp::create(inner, loc, impl, args);
+        func::CallOp::create(threads, loc, impl, args);
       else
-        loopOver(inner, d - 1);
+        loopOver(threads, d - 1);
     };
-    loopOver(body, 2);
-    func::ReturnOp::create(body, loc);
-    entry.append("run_block", FlatSymbolRefAttr::get(runBlock));
+    loopOver(inner, 2);
   }
+
+  // The next block: x fastest, carrying into y and z.
+  auto carry = [&](Value wrapped) {
+    return arith::SelectOp::create(inner, loc, wrapped, one, zero);
+  };
+  Value nextX = arith::AddIOp::create(inner, loc, blockId[0], one);
+  Value wrapX =
+      arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq, nextX, gridX);
+  Value nextY = arith::AddIOp::create(inner, loc, blockId[1], carry(wrapX));
+  Value wrapY =
+      arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq, nextY, gridY);
+  Value nextZ = arith::AddIOp::create(inner, loc, blockId[2], carry(wrapY));
+  scf::YieldOp::create(
+      inner, loc,
+      ValueRange{arith::SelectOp::create(inner, loc, wrapX, zero, nextX),
+                 arith::SelectOp::create(inner, loc, wrapY, zero, nextY),
+                 nextZ});
+  func::ReturnOp::create(body, loc);
+  entry.append("run_blocks", FlatSymbolRefAttr::get(runBlocks));
   kernelTable.push_back(entry.getDictionary(context));
 }
 

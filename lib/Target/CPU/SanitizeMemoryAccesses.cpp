@@ -16,7 +16,8 @@
 // corrupting another buffer. The memref's sizes are those of the view the
 // access uses (memref.dim), which bounds views, subviews and device-function
 // arguments alike, in every memory space. Before the launch wrappers call
-// a kernel (once per block in run_block), the aligned pointer of each
+// a kernel (once per call of run_blocks, which the runtime calls per block
+// for sanitized kernels), the aligned pointer of each
 // memref argument goes to services->argumentCheck, which reports one that
 // points into device memory already freed. With racecheck or initcheck,
 // each access also tells the runtime its address (sharedAccess for
@@ -141,10 +142,10 @@ struct SanitizeMemoryAccessesPass
       checkArguments(module);
   }
 
-  /// Where the launch wrappers (run_block, run_thread) call a kernel, they
+  /// Where the launch wrappers (run_blocks, run_thread) call a kernel, they
   /// first hand the runtime the aligned pointer of each memref argument
   /// (services->argumentCheck), which finds freed device memory: once per
-  /// block in run_block, outside its thread loop, and never inside the
+  /// call of run_blocks, outside its loops, and never inside the
   /// kernel, whose inlining into that loop it would prevent.
   void checkArguments(gpu::GPUModuleOp module) {
     SmallVector<func::CallOp> calls;

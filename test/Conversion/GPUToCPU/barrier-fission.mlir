@@ -8,7 +8,7 @@
 // each segment reads it from the context, which its thread loop sets.
 
 // CHECK-LABEL: gpu.module @tree
-// CHECK-SAME: name = "sum", needs_fibers = false, num_params = {{[0-9]+}} : i32, param_bytes = array<i32: {{[0-9, ]+}}>, run_block = @__gpumem_run_block_sum
+// CHECK-SAME: name = "sum", needs_fibers = false, num_params = {{[0-9]+}} : i32, param_bytes = array<i32: {{[0-9, ]+}}>, run_blocks = @__gpumem_run_blocks_sum
 // CHECK: func.func private @__gpumem_kernel_block_sum(%{{.*}}: memref<256xf32>, %{{.*}}: memref<1xf32>, %[[CTX:.*]]: !llvm.ptr) attributes {llvm.linkage = #llvm.linkage<internal>}
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: llvm.call
@@ -32,7 +32,9 @@
 // CHECK: scf.if
 // CHECK: arith.divui
 // CHECK: scf.yield
-// CHECK: func.func private @__gpumem_run_block_sum(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias})
+// CHECK: func.func private @__gpumem_run_blocks_sum(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK: scf.for
+// CHECK: llvm.store {{.*}} atomic monotonic
 // CHECK: call @__gpumem_kernel_block_sum
 
 // With phase-markers, where each barrier was, the copy calls the runtime's
@@ -90,7 +92,7 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.module @divergent
 // CHECK-SAME: name = "k", needs_fibers = true
 // CHECK-NOT: __gpumem_kernel_block_k
-// CHECK-NOT: run_block
+// CHECK-NOT: run_blocks
 module attributes {gpu.container_module} {
   gpu.module @divergent {
     gpu.func @k(%out: memref<64xf32>) kernel {

@@ -2,7 +2,7 @@
 
 // A kernel with a barrier: thread-context loads, arena views after the
 // module's workgroup globals, a barrier service call, a private alloca, the
-// params-unpacking run_thread wrapper, no run_block, and the stub.
+// params-unpacking run_thread wrapper, no run_blocks, and the stub.
 
 // CHECK-LABEL: gpu.module @fibers
 // CHECK-SAME: gpumem.cpu_kernels = [{name = "k", needs_fibers = true, num_params = 6 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8, 8>, run_thread = @__gpumem_run_thread_k, shared_bytes = 320 : i64}]
@@ -32,7 +32,7 @@
 // CHECK: func.func private @__gpumem_run_thread_k(%[[PARAMS:.*]]: !llvm.ptr, %[[WCTX:.*]]: !llvm.ptr)
 // CHECK-COUNT-6: llvm.getelementptr %[[PARAMS]][{{[0-5]}}] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK: call @__gpumem_kernel_k(%{{.*}}, %{{.*}}, %[[WCTX]]) : (memref<64xf32>, index, !llvm.ptr) -> ()
-// CHECK-NOT: __gpumem_run_block_k
+// CHECK-NOT: __gpumem_run_blocks_k
 // CHECK: gpu.func @k(%{{.*}}: memref<64xf32>, %{{.*}}: index) kernel
 // CHECK-NEXT: gpu.return
 // CHECK-NOT: memref.global
@@ -57,13 +57,39 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// No barrier or warp op: a run_block wrapper loops z, y, x over the block,
-// storing each thread id into the context before calling the kernel. Its
-// context is noalias: nothing else touches it while the block runs.
+// No barrier or warp op: a run_blocks wrapper loops over the blocks
+// [first, last), x fastest, stepping the block id from the first's and
+// storing it into the context with relaxed atomic stores (which LLVM keeps
+// in the loop, so that a fault names its block); in each block it loops z,
+// y, x over the threads, storing each thread id into the context before calling
+// the kernel. Its context is noalias: nothing else touches it while the
+// blocks run.
 
 // CHECK-LABEL: gpu.module @loop
-// CHECK-SAME: name = "scale", needs_fibers = false, num_params = 5 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8>, run_block = @__gpumem_run_block_scale, run_thread = @__gpumem_run_thread_scale, shared_bytes = 0 : i64
-// CHECK: func.func private @__gpumem_run_block_scale(%{{.*}}: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr {llvm.noalias})
+// CHECK-SAME: name = "scale", needs_fibers = false, num_params = 5 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8>, run_blocks = @__gpumem_run_blocks_scale, run_thread = @__gpumem_run_thread_scale, shared_bytes = 0 : i64
+// CHECK: func.func private @__gpumem_run_blocks_scale(%{{.*}}: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr {llvm.noalias}, %[[FIRST:.*]]: i64, %[[LAST:.*]]: i64)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[GXSLOT:.*]] = llvm.getelementptr %[[CTX]][72]
+// CHECK: %[[GX64:.*]] = llvm.load %[[GXSLOT]]
+// CHECK: %[[GX:.*]] = arith.index_cast %[[GX64]]
+// CHECK: %[[GYSLOT:.*]] = llvm.getelementptr %[[CTX]][80]
+// CHECK: %[[GY64:.*]] = llvm.load %[[GYSLOT]]
+// CHECK: %[[GY:.*]] = arith.index_cast %[[GY64]]
+// CHECK: %[[F:.*]] = arith.index_cast %[[FIRST]] : i64 to index
+// CHECK: %[[L:.*]] = arith.index_cast %[[LAST]] : i64 to index
+// CHECK: %[[ROWS:.*]] = arith.divui %[[F]], %[[GX]]
+// CHECK: %[[BX0:.*]] = arith.remui %[[F]], %[[GX]]
+// CHECK: %[[BY0:.*]] = arith.remui %[[ROWS]], %[[GY]]
+// CHECK: %[[BZ0:.*]] = arith.divui %[[ROWS]], %[[GY]]
+// CHECK: scf.for %{{.*}} = %[[F]] to %[[L]] step %[[C1]] iter_args(%[[BX:.*]] = %[[BX0]], %[[BY:.*]] = %[[BY0]], %[[BZ:.*]] = %[[BZ0]])
+// CHECK: %[[BX64:.*]] = arith.index_cast %[[BX]] : index to i64
+// CHECK: %[[BXSLOT:.*]] = llvm.getelementptr %[[CTX]][24]
+// CHECK: llvm.store %[[BX64]], %[[BXSLOT]] atomic monotonic
+// CHECK: llvm.getelementptr %[[CTX]][32]
+// CHECK: llvm.store {{.*}} atomic monotonic
+// CHECK: llvm.getelementptr %[[CTX]][40]
+// CHECK: llvm.store {{.*}} atomic monotonic
 // CHECK: scf.for %[[Z:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[Z64:.*]] = arith.index_cast %[[Z]] : index to i64
 // CHECK: %[[ZSLOT:.*]] = llvm.getelementptr %[[CTX]][16]
@@ -73,6 +99,16 @@ module attributes {gpu.container_module} {
 // CHECK: scf.for
 // CHECK: llvm.getelementptr %[[CTX]][0]
 // CHECK: func.call @__gpumem_kernel_scale(%{{.*}}, %[[CTX]])
+// CHECK: %[[NX:.*]] = arith.addi %[[BX]], %[[C1]]
+// CHECK: %[[WX:.*]] = arith.cmpi eq, %[[NX]], %[[GX]]
+// CHECK: %[[CY:.*]] = arith.select %[[WX]], %[[C1]], %[[C0]]
+// CHECK: %[[NY:.*]] = arith.addi %[[BY]], %[[CY]]
+// CHECK: %[[WY:.*]] = arith.cmpi eq, %[[NY]], %[[GY]]
+// CHECK: %[[CZ:.*]] = arith.select %[[WY]], %[[C1]], %[[C0]]
+// CHECK: %[[NZ:.*]] = arith.addi %[[BZ]], %[[CZ]]
+// CHECK: %[[SX:.*]] = arith.select %[[WX]], %[[C0]], %[[NX]]
+// CHECK: %[[SY:.*]] = arith.select %[[WY]], %[[C0]], %[[NY]]
+// CHECK: scf.yield %[[SX]], %[[SY]], %[[NZ]]
 module attributes {gpu.container_module} {
   gpu.module @loop {
     gpu.func @scale(%data: memref<?xf32>) kernel {
@@ -153,7 +189,7 @@ module attributes {gpu.container_module} {
 // memory is ctx->dynamicSharedMemory (104) sized by ctx->dynamicSharedBytes
 // (112); a failed cf.assert calls the assertFail service (offset 16) with
 // the message, file, line and function CUDA's message names. A kernel that
-// may assert has no run_block: its threads run one by one.
+// may assert has no run_blocks: its threads run one by one.
 
 // CHECK-LABEL: gpu.module @misc attributes {gpumem.cpu_kernels = [{name = "k", needs_fibers = false, num_params = 5 : i32, param_bytes = array<i32: 8, 8, 8, 8, 8>, run_thread = @__gpumem_run_thread_k, shared_bytes = 0 : i64}]}
 // CHECK: llvm.func @printf(!llvm.ptr, ...) -> i32
@@ -240,7 +276,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // A known_block_size is compiled in: the kernel table records it for the
-// runtime's launch check, gpu.block_dim becomes a constant, and run_block
+// runtime's launch check, gpu.block_dim becomes a constant, and run_blocks
 // loops over constant bounds.
 
 // CHECK-LABEL: gpu.module @known
@@ -249,7 +285,7 @@ module attributes {gpu.container_module} {
 // CHECK-NOT: llvm.getelementptr %{{.*}}[48]
 // CHECK: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: memref.store %[[C64]]
-// CHECK: func.func private @__gpumem_run_block_k(
+// CHECK: func.func private @__gpumem_run_blocks_k(
 // CHECK-DAG: %[[X:.*]] = arith.constant 64 : index
 // CHECK-DAG: %[[Y:.*]] = arith.constant 2 : index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[Y]]

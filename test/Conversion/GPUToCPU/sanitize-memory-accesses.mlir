@@ -48,15 +48,16 @@ gpu.module @kernels {
 // -----
 
 // The launch wrappers hand each memref argument's aligned pointer to the
-// argumentCheck service (offset 96) before they call the kernel: run_block
-// once per block, outside its loop over the threads; the kernel itself has
-// no such check.
+// argumentCheck service (offset 96) before they call the kernel: run_blocks
+// once per call, outside its loops over the blocks and threads (the runtime
+// calls it once per block for sanitized kernels); the kernel itself has no
+// such check.
 // CHECK-LABEL: func.func private @__gpumem_kernel_args(
 // CHECK-NOT: [96]
 // CHECK-LABEL: func.func private @__gpumem_run_thread_args(
 // CHECK: llvm.getelementptr %{{.*}}[96]
 // CHECK: call @__gpumem_kernel_args
-// CHECK-LABEL: func.func private @__gpumem_run_block_args(
+// CHECK-LABEL: func.func private @__gpumem_run_blocks_args(
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: llvm.getelementptr %{{.*}}[96]
 // CHECK: llvm.call
