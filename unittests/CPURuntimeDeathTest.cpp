@@ -415,8 +415,9 @@ void hostFaultAfterALaunch() {
   gpumemCPURuntimeConfigure(1, 1 << 20);
   launch("stack_hog", {1, 1, 1}, {2, 1, 1}, {&out});
   // An unmapped page (not null, which UndefinedBehaviorSanitizer reports
-  // first).
-  *reinterpret_cast<volatile int32_t *>(uintptr_t(64)) = results[0];
+  // first), through a volatile address so that the compiler does not object.
+  volatile uintptr_t unmapped = 64;
+  *reinterpret_cast<volatile int32_t *>(uintptr_t(unmapped)) = results[0];
 }
 
 TEST_F(CPURuntimeDeathTest, HostFaultsStayCrashes) {

@@ -167,7 +167,7 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
   // Whether `earlier` and this access may happen in either order.
   auto conflicts = [&](const Access &earlier, uint32_t mask) {
     if (earlier.launch != epoch.launch || !(earlier.bytes & mask) ||
-        earlier.thread == thread && earlier.block == epoch.block)
+        (earlier.thread == thread && earlier.block == epoch.block))
       return false;
     if (earlier.block != epoch.block)
       return true;
