@@ -31,7 +31,8 @@
 
 using namespace mlir;
 
-/// Synchronous memory ops given streams, launch sizes checked, then workgroup
+/// Synchronous memory ops given streams, asynchronous ops one dependency
+/// each, launch sizes checked, then workgroup
 /// allocations hoisted before and after kernel outlining, collectives
 /// rewritten into shuffles, and dynamic-size workgroup allocations packed
 /// into dynamic shared memory (after the checks of the user's views, at
@@ -44,6 +45,7 @@ static void addOutliningWithHoisting(
     bool lowerAllReduce = true, bool sinkConstants = false,
     bool recordMemoryCalls = false) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
+  pm.addPass(gpumem::createGPUMemJoinAsyncDependenciesPass());
   pm.addPass(gpumem::createGPUMemCheckMemcpySizesPass());
   pm.addPass(gpumem::createGPUMemCheckLaunchBoundsPass());
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());

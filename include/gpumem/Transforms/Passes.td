@@ -374,6 +374,41 @@ def GPUMemLowerSyncMemoryOpsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemJoinAsyncDependenciesPass
+    : Pass<"gpumem-join-async-dependencies", "::mlir::ModuleOp"> {
+  let summary = "Give every asynchronous gpu op in host code exactly one "
+                "dependency, as gpu-to-llvm needs";
+  let description = [{
+    Upstream's gpu-to-llvm lowers an asynchronous `gpu.alloc`, `gpu.dealloc`,
+    `gpu.memcpy`, `gpu.memset` or `gpu.launch_func` only when it has exactly
+    one async dependency (the stream it runs on). With none, or with
+    several, the op is left unlowered and compiling fails with
+    `unsupported GPU operation` or `failed to legalize operation`, although
+    the program is valid. This pass gives such an op one dependency:
+    `gpu.wait async` on its dependencies, which is a fresh stream that waits
+    for all of them (none: it starts at once). That is the op's meaning:
+    it runs after its dependencies and orders nothing else. A synchronous
+    `gpu.launch` or `gpu.launch_func` with dependencies waits for them
+    first (`gpu.wait`) and keeps none. It runs on `gpu.launch` as well, so
+    outlining passes the single dependency on; `gpu.wait` takes any number
+    and is left alone, and so is device code.
+
+    Before:
+    ```mlir
+    %m, %t = gpu.alloc async () : memref<4xf32>
+    %u = gpu.memcpy async [%t, %other] %h, %m : memref<4xf32>, memref<4xf32>
+    ```
+    After:
+    ```mlir
+    %0 = gpu.wait async
+    %m, %t = gpu.alloc async [%0] () : memref<4xf32>
+    %1 = gpu.wait async [%t, %other]
+    %u = gpu.memcpy async [%1] %h, %m : memref<4xf32>, memref<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def GPUMemCheckMemcpySizesPass
     : Pass<"gpumem-check-memcpy-sizes", "::mlir::ModuleOp"> {
   let summary = "Stop a program whose gpu.memcpy copies between buffers of "
