@@ -66,12 +66,35 @@ void checkAsCUDADoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           "%d dynamic); the device allows at most %lld per block",
           name, (long long)(staticBytes + smem), (long long)staticBytes, smem,
           (long long)kernel->maxSharedBytesPerBlock);
-  if (!inLimits)
+  auto fail = [&](const char *error, const char *why) {
     fatal("cuLaunchKernel failed for kernel '%s' (grid %lldx%lldx%lld, block "
-          "%lldx%lldx%lld, %d bytes of dynamic shared memory): "
-          "CUDA_ERROR_INVALID_VALUE: invalid argument",
+          "%lldx%lldx%lld, %d bytes of dynamic shared memory): %s%s",
           name, (long long)grid[0], (long long)grid[1], (long long)grid[2],
-          (long long)block[0], (long long)block[1], (long long)block[2], smem);
+          (long long)block[0], (long long)block[1], (long long)block[2], smem,
+          error, why);
+  };
+  if (!inLimits)
+    fail("CUDA_ERROR_INVALID_VALUE: invalid argument", "");
+  // The kernel's own limits (PTX .maxntid and .reqntid, which upstream's
+  // NVVM lowering makes of known_block_size), which the driver enforces.
+  char why[160];
+  if (kernel->maxThreadsPerBlock && threads > kernel->maxThreadsPerBlock) {
+    std::snprintf(why, sizeof(why),
+                  " (the kernel's .maxntid allows at most %d threads per "
+                  "block)",
+                  kernel->maxThreadsPerBlock);
+    fail("CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: too many resources requested "
+         "for launch",
+         why);
+  }
+  const int32_t *required = kernel->knownBlockSize;
+  if (required[0] && (block[0] != required[0] || block[1] != required[1] ||
+                      block[2] != required[2])) {
+    std::snprintf(why, sizeof(why),
+                  " (the kernel's .reqntid requires blocks of %dx%dx%d)",
+                  required[0], required[1], required[2]);
+    fail("CUDA_ERROR_INVALID_VALUE: invalid argument", why);
+  }
 }
 
 LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],

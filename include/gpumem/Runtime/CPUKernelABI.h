@@ -266,9 +266,14 @@ typedef struct GPUMemCPUKernel {
    * kernel has no parameters. */
   const int32_t *paramBytes;
   /* The kernel's known_block_size (x, y, z), which its code was
-   * specialized for: launches of another block size are refused. All 0
-   * when the kernel runs with any block size. */
+   * specialized for, or on cuda-emu its PTX .reqntid: launches of another
+   * block size are refused. All 0 when the kernel runs with any block
+   * size. */
   int32_t knownBlockSize[3];
+  /* cuda-emu: the kernel's PTX .maxntid, as the number of threads (the
+   * product of its dimensions); a launch of a larger block fails as it
+   * does on CUDA. 0 when the kernel has none. */
+  int32_t maxThreadsPerBlock;
 } GPUMemCPUKernel;
 
 /* The flags of GPUMemCPUKernel::checks. */

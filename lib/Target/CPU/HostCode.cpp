@@ -134,7 +134,7 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto i64 = IntegerType::get(context, 64);
   auto kernelType = LLVM::LLVMStructType::getLiteral(
       context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr,
-                LLVM::LLVMArrayType::get(i32, 3)});
+                LLVM::LLVMArrayType::get(i32, 3), i32});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, table.size());
   auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
 
@@ -220,6 +220,12 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
       kernel = LLVM::InsertValueOp::create(
           builder, loc, kernel, knownBlockSize,
           ArrayRef<int64_t>{int64_t(std::size(fields))});
+      auto maxThreads = dict.getAs<IntegerAttr>("max_threads");
+      kernel = LLVM::InsertValueOp::create(
+          builder, loc, kernel,
+          LLVM::ConstantOp::create(builder, loc, i32,
+                                   maxThreads ? maxThreads.getInt() : 0),
+          ArrayRef<int64_t>{int64_t(std::size(fields)) + 1});
       array = LLVM::InsertValueOp::create(builder, loc, array, kernel,
                                           ArrayRef<int64_t>{int64_t(index)});
     }

@@ -391,6 +391,32 @@ void LowerNVVMToCPUPass::createKernelEntries() {
           if (attr.getName().getValue().starts_with("nvvm."))
             func.removeArgAttr(i, attr.getName());
   };
+  // The launch limits CUDA enforces, read before the attributes go: a
+  // kernel's .maxntid as a number of threads, its .reqntid as a size.
+  llvm::DenseMap<Operation *, int32_t> maxThreads;
+  llvm::DenseMap<Operation *, SmallVector<int32_t, 3>> requiredSizes;
+  for (LLVM::LLVMFuncOp kernel : kernels) {
+    auto dims = [&](StringRef name) {
+      SmallVector<int32_t, 3> sizes;
+      if (auto attr = kernel->getAttrOfType<DenseI32ArrayAttr>(name))
+        llvm::append_range(sizes, attr.asArrayRef());
+      return sizes;
+    };
+    SmallVector<int32_t, 3> most =
+        dims(NVVM::NVVMDialect::getMaxntidAttrName());
+    if (!most.empty()) {
+      int64_t threads = 1;
+      for (int32_t size : most)
+        threads *= std::max<int64_t>(size, 1);
+      maxThreads[kernel] = int32_t(std::min<int64_t>(threads, INT32_MAX));
+    }
+    SmallVector<int32_t, 3> required =
+        dims(NVVM::NVVMDialect::getReqntidAttrName());
+    if (!required.empty() && required.size() <= 3) {
+      required.resize(3, 1);
+      requiredSizes[kernel] = required;
+    }
+  }
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
     dropNVVMAttributes(func);
 
@@ -467,6 +493,13 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     if (barrierOnlyKernels.contains(kernel))
       entry.push_back(
           attrs.getNamedAttr("barriers_only", attrs.getBoolAttr(true)));
+    if (int32_t threads = maxThreads.lookup(kernel))
+      entry.push_back(
+          attrs.getNamedAttr("max_threads", attrs.getI32IntegerAttr(threads)));
+    auto required = requiredSizes.find(kernel);
+    if (required != requiredSizes.end())
+      entry.push_back(attrs.getNamedAttr(
+          "known_block_size", attrs.getDenseI32ArrayAttr(required->second)));
     table.push_back(attrs.getDictionaryAttr(entry));
   }
   if (!coroutineKernels.empty()) {

@@ -32,8 +32,8 @@ std::optional<int64_t> dimensionField(StringRef name) {
   return llvm::StringSwitch<std::optional<int64_t>>(name)
       .Case("tid", offsetof(GPUMemThreadContext, threadId))
       .Case("ntid", offsetof(GPUMemThreadContext, blockDim))
-      .Cases("ctaid", "clusterid", offsetof(GPUMemThreadContext, blockId))
-      .Cases("nctaid", "nclusterid", offsetof(GPUMemThreadContext, gridDim))
+      .Cases({"ctaid", "clusterid"}, offsetof(GPUMemThreadContext, blockId))
+      .Cases({"nctaid", "nclusterid"}, offsetof(GPUMemThreadContext, gridDim))
       .Default(std::nullopt);
 }
 
