@@ -31,12 +31,7 @@ for run in $(seq "$runs"); do
   "$work/serial" >> "$work/serial.txt"
   OMP_NUM_THREADS=1 "$work/openmp" >> "$work/openmp1.txt"
   OMP_NUM_THREADS=2 "$work/openmp" >> "$work/openmp2.txt"
-  for name in $names; do
-    for workers in 1 2; do
-      GPUMEM_CPU_THREADS=$workers "$work/$name" | paste -sd' ' |
-        sed "s/^/$name /" >> "$work/gpumem$workers.txt"
-    done
-  done
+  run_gpumem "$work" $names
 done
 
 echo "| kernel | serial -O2 (s) | 1 worker (s) | ratio to serial | 2 workers (s) | speed-up 2/1 | check |"

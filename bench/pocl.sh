@@ -33,12 +33,7 @@ for run in $(seq "$runs"); do
   "$work/serial" >> "$work/serial.txt"
   POCL_MAX_PTHREAD_COUNT=1 "$work/pocl" bench/pocl/kernels.cl >> "$work/pocl1.txt"
   POCL_MAX_PTHREAD_COUNT=2 "$work/pocl" bench/pocl/kernels.cl >> "$work/pocl2.txt"
-  for name in $names; do
-    for workers in 1 2; do
-      GPUMEM_CPU_THREADS=$workers "$work/$name" | paste -sd' ' |
-        sed "s/^/$name /" >> "$work/gpumem$workers.txt"
-    done
-  done
+  run_gpumem "$work" $names
 done
 
 echo "| kernel | serial -O2 (ms) | gpumem 1 (ms) | PoCL 1 (ms) | gpumem/PoCL 1 | gpumem 2 (ms) | PoCL 2 (ms) | gpumem/PoCL 2 | checksums |"
