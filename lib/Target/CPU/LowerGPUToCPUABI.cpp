@@ -19,11 +19,10 @@
 //     `__gpumem_run_blocks_K`, which loops over a range of blocks and over
 //     each block's threads. A kernel with block-uniform barriers gets a
 //     barrier-free block-wide copy (BarrierFission.cpp) that its run_blocks
-//     calls instead of fibers. K
-//     stays behind as an empty stub with its signature: host
-//     gpu.launch_func ops verify against it. A kernel that may reach a
-//     cf.assert gets neither run_blocks nor the block-wide copy: a thread
-//     that fails an assert stops alone, so its threads run one by one.
+//     calls instead of fibers. K stays behind as an empty stub with its
+//     signature: host gpu.launch_func ops verify against it. A kernel that may
+//     reach a cf.assert gets neither run_blocks nor the block-wide copy: a
+//     thread that fails an assert stops alone, so its threads run one by one.
 //  5. GPU ops become context loads and runtime service calls: ids and dims,
 //     lane and subgroup ids, barrier, shuffle, printf (libc's),
 //     dynamic shared memory, workgroup globals, cf.assert (a call of
@@ -639,6 +638,26 @@ SmallVector<int32_t> ABILowering::paramBytes(Operation *kernel,
   return bytes;
 }
 
+/// The id of the block after `id` (x fastest, carrying into y and z) in a
+/// grid of `gridX` x `gridY` x any blocks; `zero` and `one` are the index
+/// constants.
+SmallVector<Value> nextBlockId(OpBuilder &b, Location loc, ValueRange id,
+                               Value gridX, Value gridY, Value zero,
+                               Value one) {
+  auto carry = [&](Value wrapped) {
+    return arith::SelectOp::create(b, loc, wrapped, one, zero);
+  };
+  Value nextX = arith::AddIOp::create(b, loc, id[0], one);
+  Value wrapX =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextX, gridX);
+  Value nextY = arith::AddIOp::create(b, loc, id[1], carry(wrapX));
+  Value wrapY =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextY, gridY);
+  Value nextZ = arith::AddIOp::create(b, loc, id[2], carry(wrapY));
+  return {arith::SelectOp::create(b, loc, wrapX, zero, nextX),
+          arith::SelectOp::create(b, loc, wrapY, zero, nextY), nextZ};
+}
+
 void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
                                  func::FuncOp blockImpl, int64_t sharedBytes,
                                  bool fibers, bool asserts) {
@@ -768,22 +787,8 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     loopOver(inner, 2);
   }
 
-  // The next block: x fastest, carrying into y and z.
-  auto carry = [&](Value wrapped) {
-    return arith::SelectOp::create(inner, loc, wrapped, one, zero);
-  };
-  Value nextX = arith::AddIOp::create(inner, loc, blockId[0], one);
-  Value wrapX =
-      arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq, nextX, gridX);
-  Value nextY = arith::AddIOp::create(inner, loc, blockId[1], carry(wrapX));
-  Value wrapY =
-      arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq, nextY, gridY);
-  Value nextZ = arith::AddIOp::create(inner, loc, blockId[2], carry(wrapY));
   scf::YieldOp::create(
-      inner, loc,
-      ValueRange{arith::SelectOp::create(inner, loc, wrapX, zero, nextX),
-                 arith::SelectOp::create(inner, loc, wrapY, zero, nextY),
-                 nextZ});
+      inner, loc, nextBlockId(inner, loc, blockId, gridX, gridY, zero, one));
   func::ReturnOp::create(body, loc);
   entry.append("run_blocks", FlatSymbolRefAttr::get(runBlocks));
   kernelTable.push_back(entry.getDictionary(context));
