@@ -2,15 +2,18 @@
 // Serialization of a gpu.module for gpumem's `cpu` target.
 //
 // The gpu.module, already in LLVM dialect (gpumem-convert-gpu-to-cpu), is
-// translated to LLVM IR and optimized by upstream's ModuleToObject; this
-// serializer then emits a position-independent host object and links it into
-// a shared object with the system linker (`ld -shared ... -lm`). The shared
-// object is what the gpu.object holds and what the CPU runtime dlopens from
-// memory. `format=isa` yields host assembly text and `format=offloading` LLVM
-// bitcode, for inspection.
+// translated to LLVM IR by upstream's ModuleToObject and optimized with
+// LLVM's default pipeline at the target's level, plus one pass of ours right
+// before the vectorizers (ArenaAliasScopes.cpp: workgroup memory aliases
+// nothing else); this serializer then emits a position-independent host object
+// and links it into a shared object with the system linker (`ld -shared ...
+// -lm`). The shared object is what the gpu.object holds and what the CPU
+// runtime dlopens from memory. `format=isa` yields host assembly text and
+// `format=offloading` LLVM bitcode, for inspection.
 //===----------------------------------------------------------------------===//
 
 #include "../TargetObject.h"
+#include "ArenaAliasScopes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,6 +23,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -52,6 +56,9 @@ struct HostTargetDescription {
         hostFeatures.push_back(features);
       features = llvm::join(hostFeatures, ",");
     }
+    if (llvm::Triple(triple).isX86())
+      features +=
+          std::string(features.empty() ? "" : ",") + "+prefer-no-scatter";
   }
   std::string triple, cpu, features;
 };
@@ -69,6 +76,7 @@ public:
         format(options.getCompilationTarget()) {}
 
 protected:
+  LogicalResult optimizeModule(llvm::Module &module, int level) override;
   FailureOr<SmallVector<char, 0>>
   moduleToObject(llvm::Module &llvmModule) override;
 
@@ -97,6 +105,46 @@ std::unique_ptr<llvm::TargetMachine> CPUSerializer::createPICTargetMachine() {
       targetTriple, HostTargetDescription::cpu,
       HostTargetDescription::features, llvm::TargetOptions(),
       llvm::Reloc::PIC_));
+}
+
+LogicalResult CPUSerializer::optimizeModule(llvm::Module &module, int level) {
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  if (level < 0 || level > 3)
+    return getOperation().emitError()
+           << "optimization level " << level << " is not in 0..3";
+  FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
+  if (failed(machine))
+    return getOperation().emitError()
+           << "the host target '" << HostTargetDescription::triple
+           << "' is not available";
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(*machine, tuning);
+  // After inlining and simplification, the kernels' code sits in their
+  // run_blocks functions; the vectorizers come next.
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+        passes.addPass(cpu::ArenaAliasScopesPass());
+      });
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes =
+      level == 0 ? builder.buildO0DefaultPipeline(levels[0])
+                 : builder.buildPerModuleDefaultPipeline(levels[level]);
+  passes.run(module, modules);
+  return success();
 }
 
 FailureOr<SmallVector<char, 0>>

@@ -1,0 +1,135 @@
+//===----------------------------------------------------------------------===//
+// The cpu target's arena alias scopes (lib/Target/CPU/ArenaAliasScopes.cpp)
+// on hand-written run_blocks functions: which accesses get !alias.scope,
+// which !noalias, and when the pass must leave a function alone.
+//===----------------------------------------------------------------------===//
+
+#include "../lib/Target/CPU/ArenaAliasScopes.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+/// What the pass left on each load and store of `function` in `ir`, in
+/// order: "arena" (!alias.scope), "other" (!noalias) or "none".
+std::vector<std::string> annotate(const char *ir, StringRef function) {
+  LLVMContext context;
+  SMDiagnostic error;
+  std::unique_ptr<Module> module = parseAssemblyString(ir, error, context);
+  if (!module) {
+    ADD_FAILURE() << error.getMessage().str();
+    return {};
+  }
+  PassBuilder builder;
+  LoopAnalysisManager loops;
+  FunctionAnalysisManager functions;
+  CGSCCAnalysisManager sccs;
+  ModuleAnalysisManager modules;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  Function *target = module->getFunction(function);
+  gpumem::cpu::ArenaAliasScopesPass().run(*target, functions);
+  std::vector<std::string> kinds;
+  for (Instruction &instruction : instructions(*target)) {
+    if (!isa<LoadInst, StoreInst>(instruction))
+      continue;
+    bool scoped = instruction.getMetadata(LLVMContext::MD_alias_scope);
+    bool excluded = instruction.getMetadata(LLVMContext::MD_noalias);
+    kinds.push_back(scoped ? (excluded ? "both" : "arena")
+                           : (excluded ? "other" : "none"));
+  }
+  return kinds;
+}
+
+// The context's sharedMemory is at offset 96, dynamicSharedMemory at 104.
+const char *copyIntoTile = R"(
+define void @__gpumem_run_blocks_k(ptr %params, ptr noalias %ctx, i64 %first, i64 %last) {
+  %slot = load ptr, ptr %params
+  %in = load ptr, ptr %slot
+  %arenaField = getelementptr i8, ptr %ctx, i64 96
+  %arena = load ptr, ptr %arenaField
+  %dynamicField = getelementptr i8, ptr %ctx, i64 104
+  %dynamic = load ptr, ptr %dynamicField
+  %from = getelementptr float, ptr %in, i64 %first
+  %value = load float, ptr %from
+  %to = getelementptr float, ptr %arena, i64 %first
+  store float %value, ptr %to
+  %back = load float, ptr %dynamic
+  %private = alloca float
+  store float %back, ptr %private
+  ret void
+}
+)";
+
+TEST(ArenaAliasScopes, SeparatesArenaFromEverythingElse) {
+  // Context and params loads, the buffer load, the arena store, the dynamic
+  // arena load, the private store.
+  EXPECT_EQ(annotate(copyIntoTile, "__gpumem_run_blocks_k"),
+            (std::vector<std::string>{"other", "other", "other", "other",
+                                      "other", "arena", "arena", "other"}));
+}
+
+TEST(ArenaAliasScopes, LeavesOtherFunctionsAlone) {
+  std::string ir = copyIntoTile;
+  ir.replace(ir.find("__gpumem_run_blocks_k"),
+             std::string("__gpumem_run_blocks_k").size(), "__gpumem_kernel_k");
+  EXPECT_EQ(annotate(ir.c_str(), "__gpumem_kernel_k"),
+            std::vector<std::string>(8, "none"));
+}
+
+TEST(ArenaAliasScopes, LeavesFunctionsThatLetTheArenaEscape) {
+  // The arena's address stored into a kernel buffer: a pointer loaded from
+  // memory may then point into the arena.
+  const char *escapes = R"(
+define void @__gpumem_run_blocks_k(ptr %params, ptr noalias %ctx, i64 %first, i64 %last) {
+  %slot = load ptr, ptr %params
+  %out = load ptr, ptr %slot
+  %arenaField = getelementptr i8, ptr %ctx, i64 96
+  %arena = load ptr, ptr %arenaField
+  store ptr %arena, ptr %out
+  %again = load ptr, ptr %out
+  store float 1.0, ptr %again
+  ret void
+}
+)";
+  EXPECT_EQ(annotate(escapes, "__gpumem_run_blocks_k"),
+            std::vector<std::string>(6, "none"));
+}
+
+TEST(ArenaAliasScopes, LeavesAccessesOfUnknownOrigin) {
+  // A select between the arena and a buffer may be either.
+  const char *either = R"(
+define void @__gpumem_run_blocks_k(ptr %params, ptr noalias %ctx, i64 %first, i64 %last) {
+  %slot = load ptr, ptr %params
+  %in = load ptr, ptr %slot
+  %arenaField = getelementptr i8, ptr %ctx, i64 96
+  %arena = load ptr, ptr %arenaField
+  %odd = icmp eq i64 %first, 1
+  %where = select i1 %odd, ptr %arena, ptr %in
+  store float 1.0, ptr %where
+  store float 2.0, ptr %arena
+  ret void
+}
+)";
+  EXPECT_EQ(
+      annotate(either, "__gpumem_run_blocks_k"),
+      (std::vector<std::string>{"other", "other", "other", "none", "arena"}));
+}
+
+} // namespace
