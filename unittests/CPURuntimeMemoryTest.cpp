@@ -1,7 +1,8 @@
 //===----------------------------------------------------------------------===//
 // CPU runtime: memory, streams, events and modules. Allocation alignment,
 // memcpy, memset16/32 with element counts, host registration, memory hints,
-// stream and event calls in the order compiled host code makes them,
+// stream and event calls in the order compiled host code makes them, who
+// runs a stream's work,
 // loading a module twice and unloading.
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <pthread.h>
 #include <set>
+#include <unistd.h>
 #include <vector>
 
 using namespace gpumem_test;
@@ -170,6 +173,38 @@ TEST(CPURuntimeMemory, StreamsRunConcurrently) {
   EXPECT_NE(ids[0], ids[1]);
   mgpuStreamDestroy(first);
   mgpuStreamDestroy(second);
+}
+
+TEST(CPURuntimeMemory, SynchronizedWorkRunsOnTheHostThread) {
+  // create, launch, synchronize, destroy (a synchronous launch): the host
+  // runs the launch itself instead of waking an executor and waiting for
+  // it. An executor's periodic check may rarely take one first.
+  int onHost = 0;
+  for (int i = 0; i < 10; ++i) {
+    void *stream = mgpuStreamCreate();
+    uint64_t id = 0;
+    uint64_t *idPtr = &id;
+    launch("whoami", {1, 1, 1}, {1, 1, 1}, {&idPtr}, 0, stream);
+    mgpuStreamSynchronize(stream);
+    mgpuStreamDestroy(stream);
+    onHost += id == uint64_t(pthread_self());
+  }
+  EXPECT_GE(onHost, 8);
+}
+
+TEST(CPURuntimeMemory, WorkTheHostDoesNotWaitForStillRuns) {
+  // The host polls memory the launch writes, without calling the runtime:
+  // an executor must take the stream on its own.
+  void *stream = mgpuStreamCreate();
+  uint64_t id = 0;
+  uint64_t *idPtr = &id;
+  launch("whoami", {1, 1, 1}, {1, 1, 1}, {&idPtr}, 0, stream);
+  for (int i = 0; i < 5000 && !__atomic_load_n(&id, __ATOMIC_ACQUIRE); ++i)
+    usleep(1000);
+  EXPECT_NE(__atomic_load_n(&id, __ATOMIC_ACQUIRE), 0u);
+  EXPECT_NE(id, uint64_t(pthread_self()));
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
 }
 
 TEST(CPURuntimeModule, LoadTwiceGetFunctionUnload) {

@@ -1,14 +1,18 @@
 //===----------------------------------------------------------------------===//
-// Streams and events (Streams.h). Enqueueing work on an idle stream hands
-// the stream to the executor pool: an idle executor thread, or a new one
-// when every executor is busy, drains the queue in order. So two streams
-// always progress at once, whatever their kernels wait for (two kernels
-// that spin until each other has started finish, as on a GPU). A host
-// thread that synchronizes a stream whose work has not started yet runs
-// that work itself: gpu-to-llvm lowers a synchronous launch or copy to
-// create, enqueue, synchronize, destroy, and then nothing changes threads.
-// Whichever thread finishes a work item goes on with the next one, so the
-// queue keeps its order.
+// Streams and events (Streams.h). Enqueueing work on an idle stream defers
+// the stream: gpu-to-llvm lowers a synchronous launch or copy to create,
+// enqueue, synchronize, destroy, and a host thread that synchronizes a
+// stream whose work has not started runs that work itself, without waking
+// anyone (a wake-up and the hand-back cost tens of microseconds a launch).
+// Deferred streams go to the executor pool (an idle executor thread, or a
+// new one when every executor is busy, drains the queue in order) as soon
+// as the host waits for anything else (another stream, an event), and
+// otherwise when an idle executor's periodic check finds them, within
+// about a millisecond. So two streams always progress at once, whatever
+// their kernels wait for (two kernels that spin until each other has
+// started finish, as on a GPU), and work the host never waits for runs
+// while the host goes on. Whichever thread finishes a work item goes on
+// with the next one, so the queue keeps its order.
 //
 // An event record enqueues "reached record n"; a stream waiting for an
 // event enqueues "wait until record n is reached", n being the event's last
@@ -19,6 +23,8 @@
 #include "CPURuntime.h"
 #include "Support.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <new>
 #include <pthread.h>
@@ -28,8 +34,10 @@ using namespace gpumem::cpu;
 
 namespace gpumem::cpu {
 
-/// The executor threads: detached, never stopped, made when work waits
-/// and none is idle.
+/// The executor threads: detached, made when work waits and none is idle.
+/// When static destructors run (at exit, or when the library is unloaded,
+/// as mlir-runner does), the idle ones stop, since they wake periodically;
+/// a busy one finishes its work first.
 class StreamExecutors {
 public:
   static StreamExecutors &get() {
@@ -38,17 +46,48 @@ public:
       pthread_atfork(nullptr, nullptr, [] { get().forgetThreadsAfterFork(); });
       return made;
     }();
+    static Stopper stopper;
     return *executors;
   }
 
-  /// `stream` has work and no executor: one will drain it.
-  void schedule(Stream *stream) {
+  /// `stream` has work and nobody to drain it: the host may, or else an
+  /// executor will.
+  void defer(Stream *stream) {
     std::lock_guard<std::mutex> lock(mutex);
-    ready.push_back(stream);
-    if (ready.size() > idle)
+    deferred.push_back(stream);
+    // An idle executor checks the deferred streams periodically; one that
+    // sleeps without a timeout (idle for long) is woken.
+    if (stopping)
+      return; // only a thread that synchronizes the stream will run it
+    if (threads == 0)
       startThread();
-    else
+    else if (sleepingLong)
       wakeUp.notify_one();
+  }
+
+  /// Takes `stream` back from the deferred ones: whether it was there (the
+  /// caller then drains it).
+  bool claim(Stream *stream) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = std::find(deferred.begin(), deferred.end(), stream);
+    if (it == deferred.end())
+      return false;
+    deferred.erase(it);
+    return true;
+  }
+
+  /// Hands every deferred stream but `except` to the executors: the caller
+  /// is about to wait, maybe for them.
+  void flushDeferred(Stream *except = nullptr) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = deferred.begin(); it != deferred.end();) {
+      if (*it == except) {
+        ++it;
+        continue;
+      }
+      makeReady(*it);
+      it = deferred.erase(it);
+    }
   }
 
   /// Every stream that exists, for Stream::synchronizeAll.
@@ -56,7 +95,17 @@ public:
   std::unordered_set<Stream *> streams;
 
 private:
+  /// Under the mutex: an executor will drain `stream`.
+  void makeReady(Stream *stream) {
+    ready.push_back(stream);
+    if (ready.size() > idle)
+      startThread();
+    else
+      wakeUp.notify_one();
+  }
+
   void startThread() {
+    ++threads;
     pthread_t thread;
     if (int error = pthread_create(&thread, nullptr, &threadMain, this))
       fatal("cannot start a stream's thread: %s", std::strerror(error));
@@ -68,10 +117,16 @@ private:
     std::unique_lock<std::mutex> lock(executors.mutex);
     for (;;) {
       ++executors.idle;
-      executors.wakeUp.wait(lock, [&] { return !executors.ready.empty(); });
+      executors.waitForReady(lock);
       --executors.idle;
+      if (executors.stopping) {
+        --executors.threads;
+        executors.stopped.notify_all();
+        return nullptr;
+      }
       Stream *stream = executors.ready.front();
       executors.ready.pop_front();
+      ++executors.busy;
       lock.unlock();
       {
         std::unique_lock<std::mutex> streamLock(stream->mutex);
@@ -81,22 +136,70 @@ private:
         stream->changed.notify_all();
       }
       lock.lock();
+      --executors.busy;
     }
   }
+
+  /// An idle executor's wait, under the mutex: every millisecond it hands
+  /// the deferred streams to the executors; after a second without any,
+  /// it sleeps until woken.
+  void waitForReady(std::unique_lock<std::mutex> &lock) {
+    int quietChecks = 0;
+    while (ready.empty() && !stopping) {
+      if (quietChecks >= 1000) {
+        ++sleepingLong;
+        wakeUp.wait(lock);
+        --sleepingLong;
+        quietChecks = 0;
+      } else {
+        wakeUp.wait_for(lock, std::chrono::milliseconds(1));
+        ++quietChecks;
+      }
+      if (ready.empty() && !deferred.empty()) {
+        quietChecks = 0;
+        for (Stream *stream : deferred)
+          makeReady(stream);
+        deferred.clear();
+      }
+    }
+  }
+
+  /// Stops the executors when static destructors run.
+  struct Stopper {
+    ~Stopper() {
+      StreamExecutors &executors = get();
+      std::unique_lock<std::mutex> lock(executors.mutex);
+      executors.stopping = true;
+      executors.wakeUp.notify_all();
+      executors.stopped.wait(
+          lock, [&] { return executors.threads == executors.busy; });
+    }
+  };
 
   /// In the child of fork() only the forking thread exists.
   void forgetThreadsAfterFork() {
     new (&mutex) std::mutex();
     new (&wakeUp) std::condition_variable();
+    new (&stopped) std::condition_variable();
     new (&streamsMutex) std::mutex();
     ready.clear();
+    deferred.clear();
     idle = 0;
+    busy = 0;
+    threads = 0;
+    sleepingLong = 0;
   }
 
   std::mutex mutex;
-  std::condition_variable wakeUp;
+  std::condition_variable wakeUp, stopped;
+  bool stopping = false; ///< static destructors ran: idle threads exit
   std::deque<Stream *> ready;
-  size_t idle = 0; ///< threads waiting for `ready`
+  /// Streams with work that no thread drains yet (defer).
+  std::deque<Stream *> deferred;
+  size_t idle = 0;         ///< threads waiting for `ready`
+  size_t busy = 0;         ///< threads draining a stream
+  size_t threads = 0;      ///< executor threads running
+  size_t sleepingLong = 0; ///< idle threads that check no more
 };
 
 } // namespace gpumem::cpu
@@ -107,7 +210,15 @@ void Stream::enqueue(Work work) {
   if (running || scheduled)
     return; // the thread running the queue goes on with this work
   scheduled = true;
-  StreamExecutors::get().schedule(this);
+  StreamExecutors::get().defer(this);
+}
+
+void Stream::takeOver() {
+  StreamExecutors &executors = StreamExecutors::get();
+  if (executors.claim(this))
+    scheduled = false; // no executor will drain it: the caller does
+  // The work may wait for other streams' (an event, a kernel that spins).
+  executors.flushDeferred(this);
 }
 
 void Stream::drain(std::unique_lock<std::mutex> &lock) {
@@ -125,6 +236,7 @@ void Stream::drain(std::unique_lock<std::mutex> &lock) {
 
 void Stream::synchronize() {
   std::unique_lock<std::mutex> lock(mutex);
+  takeOver();
   drain(lock);
   changed.wait(lock, [&] { return queue.empty() && !running; });
 }
@@ -142,6 +254,7 @@ Stream::~Stream() {
     executors.streams.erase(this);
   }
   std::unique_lock<std::mutex> lock(mutex);
+  takeOver();
   drain(lock);
   // An executor that was handed the stream must be done with it.
   changed.wait(lock, [&] { return queue.empty() && !running && !scheduled; });
@@ -157,6 +270,8 @@ void Stream::synchronizeAll() {
 }
 
 void Event::State::waitFor(uint64_t record) {
+  // The record may be in a stream nobody drains yet.
+  StreamExecutors::get().flushDeferred();
   std::unique_lock<std::mutex> lock(mutex);
   reachedChanged.wait(lock, [&] { return reached >= record; });
 }

@@ -24,9 +24,9 @@ struct Handle {
   virtual ~Handle() = default;
 };
 
-/// An ordered queue. Its work runs on an executor thread taken from a
-/// process-wide pool when the work is enqueued, or on the host thread when
-/// it synchronizes before an executor started it.
+/// An ordered queue. Its work runs on the host thread when it synchronizes
+/// before the work started, or else on an executor thread taken from a
+/// process-wide pool (Streams.cpp says when).
 class Stream : public Handle {
 public:
   using Work = std::function<void()>;
@@ -48,12 +48,16 @@ private:
   /// Runs queued work on the calling thread until the queue is empty or
   /// another thread is running some.
   void drain(std::unique_lock<std::mutex> &lock);
+  /// With the lock held, before the caller drains the queue itself: takes
+  /// the stream back if it is deferred, and hands every other deferred
+  /// stream to the executors.
+  void takeOver();
 
   std::mutex mutex;
   std::condition_variable changed;
   std::deque<Work> queue;
   bool running = false;   ///< a thread is running the front work
-  bool scheduled = false; ///< an executor was asked to drain the queue
+  bool scheduled = false; ///< deferred, or an executor was asked to drain
 };
 
 /// A point recorded in a stream. Its state is shared with the work that
