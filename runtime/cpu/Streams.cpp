@@ -35,9 +35,11 @@ using namespace gpumem::cpu;
 namespace gpumem::cpu {
 
 /// The executor threads: detached, made when work waits and none is idle.
-/// When static destructors run (at exit, or when the library is unloaded,
-/// as mlir-runner does), the idle ones stop, since they wake periodically;
-/// a busy one finishes its work first.
+/// When static destructors run (at exit, or before the library is
+/// unloaded), the idle ones park: they sleep for good instead of waking
+/// periodically into code that may be gone. They do not exit, because a
+/// thread's exit runs its thread-local destructors, which would race with
+/// the process's own teardown. A busy one parks after its work.
 class StreamExecutors {
 public:
   static StreamExecutors &get() {
@@ -119,11 +121,6 @@ private:
       ++executors.idle;
       executors.waitForReady(lock);
       --executors.idle;
-      if (executors.stopping) {
-        --executors.threads;
-        executors.stopped.notify_all();
-        return nullptr;
-      }
       Stream *stream = executors.ready.front();
       executors.ready.pop_front();
       ++executors.busy;
@@ -145,7 +142,13 @@ private:
   /// it sleeps until woken.
   void waitForReady(std::unique_lock<std::mutex> &lock) {
     int quietChecks = 0;
-    while (ready.empty() && !stopping) {
+    while (ready.empty() || stopping) {
+      if (stopping) {
+        ++parked;
+        stopped.notify_all();
+        for (;;)
+          wakeUp.wait(lock);
+      }
       if (quietChecks >= 1000) {
         ++sleepingLong;
         wakeUp.wait(lock);
@@ -171,8 +174,9 @@ private:
       std::unique_lock<std::mutex> lock(executors.mutex);
       executors.stopping = true;
       executors.wakeUp.notify_all();
-      executors.stopped.wait(
-          lock, [&] { return executors.threads == executors.busy; });
+      executors.stopped.wait(lock, [&] {
+        return executors.parked == executors.threads - executors.busy;
+      });
     }
   };
 
@@ -187,18 +191,20 @@ private:
     idle = 0;
     busy = 0;
     threads = 0;
+    parked = 0;
     sleepingLong = 0;
   }
 
   std::mutex mutex;
   std::condition_variable wakeUp, stopped;
-  bool stopping = false; ///< static destructors ran: idle threads exit
+  bool stopping = false; ///< static destructors ran: idle threads park
   std::deque<Stream *> ready;
   /// Streams with work that no thread drains yet (defer).
   std::deque<Stream *> deferred;
   size_t idle = 0;         ///< threads waiting for `ready`
   size_t busy = 0;         ///< threads draining a stream
-  size_t threads = 0;      ///< executor threads running
+  size_t threads = 0;      ///< executor threads started
+  size_t parked = 0;       ///< threads asleep for good (stopping)
   size_t sleepingLong = 0; ///< idle threads that check no more
 };
 
