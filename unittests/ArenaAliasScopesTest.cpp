@@ -57,13 +57,23 @@ std::vector<std::string> annotate(const char *ir, StringRef function) {
   return kinds;
 }
 
-// The context's sharedMemory is at offset 96, dynamicSharedMemory at 104.
+// A run_blocks function whose entry loads a kernel buffer (%in) from the
+// params and the arena (%arena) from the context, where sharedMemory is
+// at offset 96; `body` follows.
+std::string runBlocks(const std::string &body,
+                      const std::string &name = "__gpumem_run_blocks_k") {
+  return "define void @" + name +
+         "(ptr %params, ptr noalias %ctx, i64 %first, i64 %last) {\n"
+         "  %slot = load ptr, ptr %params\n"
+         "  %in = load ptr, ptr %slot\n"
+         "  %arenaField = getelementptr i8, ptr %ctx, i64 96\n"
+         "  %arena = load ptr, ptr %arenaField\n" +
+         body + "  ret void\n}\n";
+}
+
+// Copies a float of the buffer into the arena, then one of the dynamic
+// part of the arena (offset 104) into a private variable.
 const char *copyIntoTile = R"(
-define void @__gpumem_run_blocks_k(ptr %params, ptr noalias %ctx, i64 %first, i64 %last) {
-  %slot = load ptr, ptr %params
-  %in = load ptr, ptr %slot
-  %arenaField = getelementptr i8, ptr %ctx, i64 96
-  %arena = load ptr, ptr %arenaField
   %dynamicField = getelementptr i8, ptr %ctx, i64 104
   %dynamic = load ptr, ptr %dynamicField
   %from = getelementptr float, ptr %in, i64 %first
@@ -73,23 +83,19 @@ define void @__gpumem_run_blocks_k(ptr %params, ptr noalias %ctx, i64 %first, i6
   %back = load float, ptr %dynamic
   %private = alloca float
   store float %back, ptr %private
-  ret void
-}
 )";
 
 TEST(ArenaAliasScopes, SeparatesArenaFromEverythingElse) {
   // Context and params loads, the buffer load, the arena store, the dynamic
   // arena load, the private store.
-  EXPECT_EQ(annotate(copyIntoTile, "__gpumem_run_blocks_k"),
+  EXPECT_EQ(annotate(runBlocks(copyIntoTile).c_str(), "__gpumem_run_blocks_k"),
             (std::vector<std::string>{"other", "other", "other", "other",
                                       "other", "arena", "arena", "other"}));
 }
 
 TEST(ArenaAliasScopes, LeavesOtherFunctionsAlone) {
-  std::string ir = copyIntoTile;
-  ir.replace(ir.find("__gpumem_run_blocks_k"),
-             std::string("__gpumem_run_blocks_k").size(), "__gpumem_kernel_k");
-  EXPECT_EQ(annotate(ir.c_str(), "__gpumem_kernel_k"),
+  EXPECT_EQ(annotate(runBlocks(copyIntoTile, "__gpumem_kernel_k").c_str(),
+                     "__gpumem_kernel_k"),
             std::vector<std::string>(8, "none"));
 }
 
@@ -97,38 +103,24 @@ TEST(ArenaAliasScopes, LeavesFunctionsThatLetTheArenaEscape) {
   // The arena's address stored into a kernel buffer: a pointer loaded from
   // memory may then point into the arena.
   const char *escapes = R"(
-define void @__gpumem_run_blocks_k(ptr %params, ptr noalias %ctx, i64 %first, i64 %last) {
-  %slot = load ptr, ptr %params
-  %out = load ptr, ptr %slot
-  %arenaField = getelementptr i8, ptr %ctx, i64 96
-  %arena = load ptr, ptr %arenaField
-  store ptr %arena, ptr %out
-  %again = load ptr, ptr %out
+  store ptr %arena, ptr %in
+  %again = load ptr, ptr %in
   store float 1.0, ptr %again
-  ret void
-}
 )";
-  EXPECT_EQ(annotate(escapes, "__gpumem_run_blocks_k"),
+  EXPECT_EQ(annotate(runBlocks(escapes).c_str(), "__gpumem_run_blocks_k"),
             std::vector<std::string>(6, "none"));
 }
 
 TEST(ArenaAliasScopes, LeavesAccessesOfUnknownOrigin) {
   // A select between the arena and a buffer may be either.
   const char *either = R"(
-define void @__gpumem_run_blocks_k(ptr %params, ptr noalias %ctx, i64 %first, i64 %last) {
-  %slot = load ptr, ptr %params
-  %in = load ptr, ptr %slot
-  %arenaField = getelementptr i8, ptr %ctx, i64 96
-  %arena = load ptr, ptr %arenaField
   %odd = icmp eq i64 %first, 1
   %where = select i1 %odd, ptr %arena, ptr %in
   store float 1.0, ptr %where
   store float 2.0, ptr %arena
-  ret void
-}
 )";
   EXPECT_EQ(
-      annotate(either, "__gpumem_run_blocks_k"),
+      annotate(runBlocks(either).c_str(), "__gpumem_run_blocks_k"),
       (std::vector<std::string>{"other", "other", "other", "none", "arena"}));
 }
 
