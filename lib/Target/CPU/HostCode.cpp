@@ -171,8 +171,16 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
           return LLVM::ZeroOp::create(builder, loc, ptr);
         return LLVM::AddressOfOp::create(builder, loc, ptr, ref.getValue());
       };
+      // An optional integer entry, 0 when absent.
+      auto integerOrZero = [&](Type type, StringRef key) -> Value {
+        auto value = dict.getAs<IntegerAttr>(key);
+        return LLVM::ConstantOp::create(builder, loc, type,
+                                        value ? value.getInt() : 0);
+      };
       auto chip = dict.getAs<StringAttr>("chip");
-      auto maxShared = dict.getAs<IntegerAttr>("max_shared_bytes");
+      SmallVector<int32_t, 3> known(3, 0);
+      if (auto sizes = dict.getAs<DenseI32ArrayAttr>("known_block_size"))
+        known.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
       Value fields[] = {
           cpu::getStringPointer(builder, loc, module,
                                 dict.getAs<StringAttr>("name").getValue()),
@@ -187,8 +195,7 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
                                    dict.getAs<IntegerAttr>("num_params")),
           chip ? cpu::getStringPointer(builder, loc, module, chip.getValue())
                : LLVM::ZeroOp::create(builder, loc, ptr).getResult(),
-          LLVM::ConstantOp::create(builder, loc, i64,
-                                   maxShared ? maxShared.getInt() : 0),
+          integerOrZero(i64, "max_shared_bytes"),
           symbol("start_coroutine"),
           symbol("resume_coroutine"),
           LLVM::ConstantOp::create(
@@ -197,35 +204,20 @@ LogicalResult gpumem::cpu::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
                       dict.getAs<BoolAttr>("barriers_only").getValue()
                   ? 1
                   : 0),
-          LLVM::ConstantOp::create(
-              builder, loc, i32,
-              dict.getAs<IntegerAttr>("checks")
-                  ? dict.getAs<IntegerAttr>("checks").getInt()
-                  : 0),
+          integerOrZero(i32, "checks"),
           paramBytes[index]
               ? LLVM::AddressOfOp::create(builder, loc, paramBytes[index])
                     .getResult()
-              : LLVM::ZeroOp::create(builder, loc, ptr).getResult()};
-      SmallVector<int32_t, 3> known(3, 0);
-      if (auto sizes = dict.getAs<DenseI32ArrayAttr>("known_block_size"))
-        known.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
-      Value knownBlockSize = LLVM::ConstantOp::create(
-          builder, loc, LLVM::LLVMArrayType::get(i32, 3),
-          DenseIntElementsAttr::get(RankedTensorType::get({3}, i32),
-                                    ArrayRef<int32_t>(known)));
+              : LLVM::ZeroOp::create(builder, loc, ptr).getResult(),
+          LLVM::ConstantOp::create(
+              builder, loc, LLVM::LLVMArrayType::get(i32, 3),
+              DenseIntElementsAttr::get(RankedTensorType::get({3}, i32),
+                                        ArrayRef<int32_t>(known))),
+          integerOrZero(i32, "max_threads")};
       Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
       for (auto [field, value] : llvm::enumerate(fields))
         kernel = LLVM::InsertValueOp::create(builder, loc, kernel, value,
                                              ArrayRef<int64_t>{int64_t(field)});
-      kernel = LLVM::InsertValueOp::create(
-          builder, loc, kernel, knownBlockSize,
-          ArrayRef<int64_t>{int64_t(std::size(fields))});
-      auto maxThreads = dict.getAs<IntegerAttr>("max_threads");
-      kernel = LLVM::InsertValueOp::create(
-          builder, loc, kernel,
-          LLVM::ConstantOp::create(builder, loc, i32,
-                                   maxThreads ? maxThreads.getInt() : 0),
-          ArrayRef<int64_t>{int64_t(std::size(fields)) + 1});
       array = LLVM::InsertValueOp::create(builder, loc, array, kernel,
                                           ArrayRef<int64_t>{int64_t(index)});
     }

@@ -20,9 +20,10 @@ namespace gpumem::cpu {
 
 /// The attribute on a CPU gpu.module listing its kernels for the module
 /// descriptor: an array of dictionaries {name, run_thread, run_blocks,
-/// shared_bytes, needs_fibers, num_params, param_bytes} and, on the cuda-emu
-/// target, {chip, max_shared_bytes, start_coroutine, resume_coroutine,
-/// barriers_only}; `checks` (GPUMemCheck flags) with --sanitize.
+/// shared_bytes, needs_fibers, num_params, param_bytes, known_block_size}
+/// and, on the cuda-emu target, {chip, max_shared_bytes, start_coroutine,
+/// resume_coroutine, barriers_only, max_threads}; `checks` (GPUMemCheck
+/// flags) with --sanitize. Absent entries are null or 0.
 constexpr llvm::StringLiteral kKernelTableAttr = "gpumem.cpu_kernels";
 
 /// An LLVM type converter for code that runs on host cores: every memory
