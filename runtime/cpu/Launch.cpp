@@ -46,6 +46,15 @@ int64_t product(int64_t a, int64_t b, int64_t c) {
   return abc;
 }
 
+/// Whether the kernel requires one block size (knownBlockSize: its
+/// known_block_size, or cuda-emu's .reqntid) and `block` is another.
+bool differsFromRequiredSize(const GPUMemCPUKernel *kernel,
+                             const intptr_t block[3]) {
+  const int32_t *required = kernel->knownBlockSize;
+  return required[0] && (block[0] != required[0] || block[1] != required[1] ||
+                         block[2] != required[2]);
+}
+
 /// The checks libgpumem_cuda_runtime.so and the driver make of a launch on
 /// the emulated chip, with the cuda runtime's messages.
 void checkAsCUDADoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
@@ -87,9 +96,8 @@ void checkAsCUDADoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
          "for launch",
          why);
   }
-  const int32_t *required = kernel->knownBlockSize;
-  if (required[0] && (block[0] != required[0] || block[1] != required[1] ||
-                      block[2] != required[2])) {
+  if (differsFromRequiredSize(kernel, block)) {
+    const int32_t *required = kernel->knownBlockSize;
     std::snprintf(why, sizeof(why),
                   " (the kernel's .reqntid requires blocks of %dx%dx%d)",
                   required[0], required[1], required[2]);
@@ -128,13 +136,13 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           name, (long long)block[0], (long long)block[1], (long long)block[2],
           total, GPUMEM_MAX_THREADS_PER_BLOCK);
   }
-  const int32_t *known = kernel->knownBlockSize;
-  if (known[0] &&
-      (block[0] != known[0] || block[1] != known[1] || block[2] != known[2]))
+  if (differsFromRequiredSize(kernel, block)) {
+    const int32_t *known = kernel->knownBlockSize;
     fatal("kernel '%s': a block of %lld x %lld x %lld threads, but the kernel "
           "was compiled for blocks of %d x %d x %d (its known_block_size)",
           name, (long long)block[0], (long long)block[1], (long long)block[2],
           known[0], known[1], known[2]);
+  }
   if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1)
     fatal("kernel '%s': a grid of %lld x %lld x %lld blocks: every dimension "
           "must be at least 1",
