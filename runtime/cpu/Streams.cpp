@@ -82,6 +82,16 @@ public:
   /// is about to wait, maybe for them.
   void flushDeferred(Stream *except = nullptr) {
     std::lock_guard<std::mutex> lock(mutex);
+    readyDeferred(except);
+  }
+
+  /// Every stream that exists, for Stream::synchronizeAll.
+  std::mutex streamsMutex;
+  std::unordered_set<Stream *> streams;
+
+private:
+  /// Under the mutex: every deferred stream but `except` is made ready.
+  void readyDeferred(Stream *except) {
     for (auto it = deferred.begin(); it != deferred.end();) {
       if (*it == except) {
         ++it;
@@ -92,11 +102,6 @@ public:
     }
   }
 
-  /// Every stream that exists, for Stream::synchronizeAll.
-  std::mutex streamsMutex;
-  std::unordered_set<Stream *> streams;
-
-private:
   /// Under the mutex: an executor will drain `stream`.
   void makeReady(Stream *stream) {
     ready.push_back(stream);
@@ -160,9 +165,7 @@ private:
       }
       if (ready.empty() && !deferred.empty()) {
         quietChecks = 0;
-        for (Stream *stream : deferred)
-          makeReady(stream);
-        deferred.clear();
+        readyDeferred(nullptr);
       }
     }
   }
