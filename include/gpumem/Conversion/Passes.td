@@ -44,7 +44,12 @@ def GPUMemLowerGPUToCPUABIPass
     also gets `__gpumem_kernel_block_K`, a copy split at its barriers into
     loops over the block's threads (thread-loop fission, values crossing a
     barrier kept in per-thread arrays); its `run_blocks` calls that copy and
-    the kernel runs without fibers. Divergent barriers, shuffles, private
+    the kernel runs without fibers. A barrier-free loop with the same
+    bounds in every thread, whose accesses are equal or consecutive across
+    x (a tile product's loop over k), runs once per block around the
+    thread loops, so that the loop over x is innermost and vectorizes; it
+    stays inside the thread loop when it prints, calls, uses atomics, or
+    under `phase-markers`. Divergent barriers, shuffles, private
     memory and calls into functions with barriers keep fibers. Option
     `fission=false` keeps fibers for every kernel with barriers; option
     `phase-markers` makes the copy call the runtime's `blockPhase` service

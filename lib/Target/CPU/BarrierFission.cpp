@@ -26,6 +26,12 @@
 //     effects or regions that does not read the thread id and whose operands
 //     are uniform (such ops are emitted where they stand, never hoisted out
 //     of a condition, so division is fine).
+//     Some barrier-free scf.for loops with uniform bounds run once per
+//     block too, around thread loops, as if they held a barrier
+//     (ThreadLoopInterchange.cpp chooses them: those whose loop over x then
+//     vectorizes); when a chosen loop does not fit the rules above, the
+//     kernel is analyzed again without any. A carried value that a loop
+//     yields from an inner per-block loop shares that loop's array.
 //  2. Segments. Ops are numbered by segment; nested regions inherit their
 //     op's segment unless the op contains a barrier, whose regions get
 //     segments of their own. A non-uniform value with a use in another
@@ -40,6 +46,7 @@
 
 #include "BarrierFission.h"
 #include "HostCode.h"
+#include "ThreadLoopInterchange.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -76,14 +83,22 @@ public:
       : source(source), fiberFunctions(fiberFunctions),
         phaseMarkers(phaseMarkers) {}
 
-  /// Step 1 and 2; false when the kernel does not qualify.
+  /// Steps 1 and 2; false when the kernel does not qualify.
   bool analyze();
   /// Step 3: the block-wide function, inserted after `source`.
   func::FuncOp emit(StringRef name);
 
 private:
   bool containsBarrier(Operation *op);
+  /// Whether `op` runs once per block (not inside a thread loop): it
+  /// contains a barrier or a loop that runs outside the thread loops.
+  bool runsPerBlock(Operation *op);
   bool isUniform(Value value);
+  /// Chooses the uniform loops to run outside the thread loops, among the
+  /// ops of `block`, which runs per block.
+  void selectOutsideLoops(Block &block);
+  /// Steps 1 and 2 for the loops chosen so far.
+  bool analyzeStructure();
   bool analyzeBlock(Block &block);
   /// Finds the loop-carried values of `loop` that differ between threads.
   void classifyCarried(scf::ForOp loop);
@@ -102,6 +117,9 @@ private:
   const llvm::DenseSet<Operation *> &fiberFunctions;
   bool phaseMarkers;
   llvm::DenseMap<Operation *, bool> barrierMemo;
+  llvm::DenseMap<Operation *, bool> perBlockMemo;
+  /// Barrier-free uniform loops that run once per block, around thread loops.
+  llvm::DenseSet<Operation *> outsideLoops;
   llvm::DenseMap<Value, bool> uniformMemo;
   llvm::DenseMap<Operation *, unsigned> segmentOf;
   unsigned nextSegment = 0;
@@ -124,6 +142,20 @@ bool Fission::containsBarrier(Operation *op) {
   return found;
 }
 
+bool Fission::runsPerBlock(Operation *op) {
+  auto it = perBlockMemo.find(op);
+  if (it != perBlockMemo.end())
+    return it->second;
+  bool perBlock =
+      containsBarrier(op) || op->walk([&](scf::ForOp loop) {
+                                 return outsideLoops.contains(loop)
+                                            ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+                               }).wasInterrupted();
+  perBlockMemo[op] = perBlock;
+  return perBlock;
+}
+
 bool Fission::isUniform(Value value) {
   auto it = uniformMemo.find(value);
   if (it != uniformMemo.end())
@@ -135,10 +167,10 @@ bool Fission::isUniform(Value value) {
   } else if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
     uniform = owner == source.getOperation() ||
-              (isa<scf::ForOp, scf::WhileOp>(owner) && containsBarrier(owner));
+              (isa<scf::ForOp, scf::WhileOp>(owner) && runsPerBlock(owner));
   } else {
     Operation *def = value.getDefiningOp();
-    if (containsBarrier(def))
+    if (runsPerBlock(def))
       uniform = true;
     else if (!isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
                   gpu::GlobalIdOp>(def) &&
@@ -167,7 +199,7 @@ bool Fission::analyzeBlock(Block &block) {
                        : WalkResult::advance();
           }).wasInterrupted())
       return false;
-    if (isa<gpu::BarrierOp>(op) || !containsBarrier(&op))
+    if (isa<gpu::BarrierOp>(op) || !runsPerBlock(&op))
       continue;
     auto allUniform = [&](ValueRange values) {
       return llvm::all_of(values, [&](Value v) { return isUniform(v); });
@@ -230,6 +262,7 @@ void Fission::classifyCarried(scf::ForOp loop) {
 }
 
 bool Fission::checkCarried(scf::ForOp loop) {
+  llvm::SmallPtrSet<Value, 4> yieldedOnce;
   for (auto [arg, yielded] :
        llvm::zip(loop.getRegionIterArgs(),
                  loop.getBody()->getTerminator()->getOperands())) {
@@ -242,7 +275,12 @@ bool Fission::checkCarried(scf::ForOp loop) {
     // The yielded value replaces the carried one in the thread's array: it
     // must come from a segment of the body, after every use of the old value.
     Operation *def = yielded.getDefiningOp();
-    if (!def || def->getBlock() != loop.getBody() || containsBarrier(def))
+    if (!def || def->getBlock() != loop.getBody() ||
+        !yieldedOnce.insert(yielded).second)
+      return false;
+    // A per-block loop's per-thread result has an array already, which the
+    // carried value then shares.
+    if (runsPerBlock(def) && !threadCarried.contains(yielded))
       return false;
     unsigned defined = segmentOf.lookup(def);
     for (Operation *user : arg.getUsers()) {
@@ -261,7 +299,7 @@ void Fission::numberSegments(Block &block) {
       segment = nextSegment++;
       continue;
     }
-    if (containsBarrier(&op)) {
+    if (runsPerBlock(&op)) {
       segmentOf[&op] = nextSegment++;
       for (Region &region : op.getRegions())
         for (Block &nested : region)
@@ -273,15 +311,58 @@ void Fission::numberSegments(Block &block) {
   }
 }
 
+void Fission::selectOutsideLoops(Block &block) {
+  for (Operation &op : block) {
+    if (containsBarrier(&op)) {
+      for (Region &region : op.getRegions())
+        for (Block &nested : region)
+          selectOutsideLoops(nested);
+      continue;
+    }
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop || !isUniform(loop.getLowerBound()) ||
+        !isUniform(loop.getUpperBound()) || !isUniform(loop.getStep()) ||
+        !cpu::shouldRunOutsideThreadLoops(
+            loop, [&](Value value) { return isUniform(value); }))
+      continue;
+    outsideLoops.insert(loop);
+    // Its induction variable, and what is computed from it, became uniform.
+    uniformMemo.clear();
+    perBlockMemo.clear();
+    selectOutsideLoops(*loop.getBody());
+  }
+}
+
 bool Fission::analyze() {
   if (!source.getBody().hasOneBlock())
     return false;
+  // Racecheck reports the first conflicting pair it sees: it keeps the
+  // threads' program order, one thread's iterations after another's.
+  if (!phaseMarkers)
+    selectOutsideLoops(source.getBody().front());
+  if (analyzeStructure())
+    return true;
+  if (outsideLoops.empty())
+    return false;
+  // Some chosen loop does not fit (say, its bounds turned out to depend on
+  // a per-thread carried value): fission without any.
+  outsideLoops.clear();
+  perBlockMemo.clear();
+  uniformMemo.clear();
+  segmentOf.clear();
+  nextSegment = 0;
+  crossing.clear();
+  threadCarried.clear();
+  return analyzeStructure();
+}
+
+bool Fission::analyzeStructure() {
   // Which loop-carried values differ between threads, to a fixpoint over
   // every barrier loop (inner loops first).
   for (size_t before = SIZE_MAX; before != threadCarried.size();) {
     before = threadCarried.size();
     source.walk([&](scf::ForOp loop) {
-      if (containsBarrier(loop))
+      if (runsPerBlock(loop))
         classifyCarried(loop);
     });
   }
@@ -290,7 +371,7 @@ bool Fission::analyze() {
   numberSegments(source.getBody().front());
   bool carriedOk = true;
   source.walk([&](scf::ForOp loop) {
-    if (containsBarrier(loop) && !checkCarried(loop))
+    if (runsPerBlock(loop) && !checkCarried(loop))
       carriedOk = false;
   });
   if (!carriedOk)
@@ -340,14 +421,16 @@ func::FuncOp Fission::emit(StringRef name) {
   // A thread-carried value, the value yielded for it and the loop's result
   // share one array.
   source.walk([&](scf::ForOp loop) {
-    if (!containsBarrier(loop))
+    if (!runsPerBlock(loop))
       return;
     for (auto [arg, yielded, result] :
          llvm::zip(loop.getRegionIterArgs(),
                    loop.getBody()->getTerminator()->getOperands(),
                    loop.getResults()))
       if (threadCarried.contains(arg)) {
-        Value array = makeArray(arg);
+        Value array = spill.lookup(yielded);
+        if (!array)
+          array = makeArray(arg);
         spill[arg] = array;
         spill[yielded] = array;
         spill[result] = array;
@@ -393,13 +476,17 @@ void Fission::emitBlock(Block &block, OpBuilder &builder) {
       builder.clone(op, mapping);
       continue;
     }
-    if (containsBarrier(&op)) {
+    if (runsPerBlock(&op)) {
       emitSegment(segment, builder);
       segment.clear();
       emitControl(&op, builder);
       continue;
     }
-    if (llvm::all_of(op.getResults(), [&](Value v) { return isUniform(v); }) &&
+    // A uniform value that replaces a per-thread carried one is stored
+    // into its array by each thread: it stays in the segment.
+    if (llvm::all_of(
+            op.getResults(),
+            [&](Value v) { return isUniform(v) && !spill.count(v); }) &&
         op.getNumResults() && isMemoryEffectFree(&op) &&
         op.getNumRegions() == 0)
       builder.clone(op, mapping);
@@ -497,7 +584,8 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
     // Each thread's initial carried values go into their arrays first.
     for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(),
                                       loop.getInitArgs())) {
-      if (!threadCarried.contains(arg))
+      // A carried value that continues an outer one shares its array.
+      if (!threadCarried.contains(arg) || spill.lookup(init) == spill[arg])
         continue;
       emitThreadLoop(builder, loop.getLoc(), [&](OpBuilder &b, Value linear) {
         Value value;

@@ -212,3 +212,178 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A uniform loop between barriers whose accesses are equal or consecutive
+// across x (a tile product: a[ty][k] is the same in every thread of a row,
+// b[k][tx] consecutive) runs once per block, around the thread loops, so
+// that the loop over x is innermost and vectorizes. Its per-thread sum lives
+// in an array, filled before the loop; the loop carries nothing.
+
+// CHECK-LABEL: gpu.module @outside
+// CHECK-SAME: name = "dot", needs_fibers = false
+// CHECK: func.func private @__gpumem_kernel_block_dot(
+// CHECK: %[[SUM:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//   Segment 1 fills the tiles, then each thread's sum starts at zero.
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x16xf32, 3>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[SUM]][%{{.*}}] : memref<?xf32>
+//   The k loop, once per block, with the thread loops inside.
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NOT: memref.load
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[OLD:.*]] = memref.load %[[SUM]][%{{.*}}] : memref<?xf32>
+// CHECK: memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<16x16xf32, 3>
+// CHECK: memref.load %{{.*}}[%[[K]], %{{.*}}] : memref<16x16xf32, 3>
+// CHECK: %[[P:.*]] = arith.mulf
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[P]] : f32
+// CHECK: memref.store %[[NEW]], %[[SUM]][%{{.*}}] : memref<?xf32>
+// CHECK: memref.load %[[SUM]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x16xf32>
+module attributes {gpu.container_module} {
+  gpu.module @outside {
+    gpu.func @dot(%in: memref<16x16xf32>, %out: memref<16x16xf32>)
+        workgroup(%a : memref<16x16xf32, 3>, %b : memref<16x16xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %zero = arith.constant 0.0 : f32
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %v = memref.load %in[%ty, %tx] : memref<16x16xf32>
+      memref.store %v, %a[%ty, %tx] : memref<16x16xf32, 3>
+      memref.store %v, %b[%ty, %tx] : memref<16x16xf32, 3>
+      gpu.barrier
+      %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%s = %zero) -> f32 {
+        %x = memref.load %a[%ty, %k] : memref<16x16xf32, 3>
+        %y = memref.load %b[%k, %tx] : memref<16x16xf32, 3>
+        %p = arith.mulf %x, %y : f32
+        %s2 = arith.addf %s, %p : f32
+        scf.yield %s2 : f32
+      }
+      memref.store %sum, %out[%ty, %tx] : memref<16x16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Loops that stay inside the thread loop: one that reads a column per
+// thread (a[tx][k]: consecutive threads 16 floats apart, a gather), and one
+// that prints (running the threads' iterations interleaved would reorder
+// the output).
+
+// CHECK-LABEL: gpu.module @inside
+// CHECK: func.func private @__gpumem_kernel_block_column(
+// CHECK-NOT: memref.alloca(
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x16xf32, 3>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<16xf32>
+// CHECK: func.func private @__gpumem_kernel_block_prints(
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<16xf32, 3>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4{{.*}} step
+// CHECK-NOT: scf.for
+// CHECK: llvm.call @printf
+module attributes {gpu.container_module} {
+  gpu.module @inside {
+    gpu.func @column(%in: memref<16x16xf32>, %out: memref<16xf32>)
+        workgroup(%a : memref<16x16xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %zero = arith.constant 0.0 : f32
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %v = memref.load %in[%ty, %tx] : memref<16x16xf32>
+      memref.store %v, %a[%ty, %tx] : memref<16x16xf32, 3>
+      gpu.barrier
+      %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%s = %zero) -> f32 {
+        %x = memref.load %a[%tx, %k] : memref<16x16xf32, 3>
+        %s2 = arith.addf %s, %x : f32
+        scf.yield %s2 : f32
+      }
+      memref.store %sum, %out[%tx] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @prints(%in: memref<16xf32>) workgroup(%a : memref<16xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %tx = gpu.thread_id x
+      %v = memref.load %in[%tx] : memref<16xf32>
+      memref.store %v, %a[%tx] : memref<16xf32, 3>
+      gpu.barrier
+      scf.for %k = %c0 to %c4 step %c1 {
+        %x = memref.load %a[%tx] : memref<16xf32, 3>
+        gpu.printf "%f\n", %x : f32
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A loop whose bound is carried per thread by a barrier loop differs
+// between threads: fission still applies, with that loop inside the thread
+// loop (rather than the kernel running on fibers).
+
+// CHECK-LABEL: gpu.module @per_thread_bound
+// CHECK-SAME: name = "k", needs_fibers = false
+// CHECK: func.func private @__gpumem_kernel_block_k(
+// CHECK: %[[N:.*]] = memref.alloca(%{{.*}}) : memref<?xindex>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[BOUND:.*]] = memref.load %[[N]][%{{.*}}] : memref<?xindex>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[BOUND]] step %{{.*}} iter_args
+module attributes {gpu.container_module} {
+  gpu.module @per_thread_bound {
+    gpu.func @k(%out: memref<16xf32>) workgroup(%a : memref<16xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %zero = arith.constant 0.0 : f32
+      %tx = gpu.thread_id x
+      %end = scf.for %i = %c0 to %c2 step %c1 iter_args(%n = %tx) -> index {
+        %v = memref.load %out[%tx] : memref<16xf32>
+        memref.store %v, %a[%tx] : memref<16xf32, 3>
+        gpu.barrier
+        %sum = scf.for %k = %c0 to %n step %c1 iter_args(%s = %zero) -> f32 {
+          %x = memref.load %a[%tx] : memref<16xf32, 3>
+          %s2 = arith.addf %s, %x : f32
+          scf.yield %s2 : f32
+        }
+        memref.store %sum, %out[%tx] : memref<16xf32>
+        gpu.barrier
+        %n2 = arith.addi %n, %c1 : index
+        scf.yield %n2 : index
+      }
+      gpu.return
+    }
+  }
+}
