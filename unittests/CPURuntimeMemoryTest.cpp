@@ -1,6 +1,7 @@
 //===----------------------------------------------------------------------===//
 // CPU runtime: memory, streams, events and modules. Allocation alignment,
-// memcpy, memset16/32 with element counts, host registration, memory hints,
+// memcpy, memset16/32 with element counts, host registration, huge pages
+// for large buffers, memory hints,
 // stream and event calls in the order compiled host code makes them, who
 // runs a stream's work,
 // loading a module twice and unloading.
@@ -13,8 +14,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <pthread.h>
 #include <set>
+#include <sstream>
+#include <string>
 #include <unistd.h>
 #include <vector>
 
@@ -81,6 +85,64 @@ TEST(CPURuntimeMemory, HostRegisterIsANoOp) {
   mgpuMemHostUnregister(data.data());
   mgpuSetDefaultDevice(0);
   EXPECT_EQ(data, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+/// The VmFlags of the mapping that holds `address` (/proc/self/smaps), or
+/// "" when there is none.
+std::string vmFlagsAt(const void *address) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long long start, end;
+    char dash;
+    std::istringstream header(line);
+    if (line.find(':') > line.find(' ') &&
+        (header >> std::hex >> start >> dash >> end) && dash == '-') {
+      inside = uintptr_t(address) >= start && uintptr_t(address) < end;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0)
+      return line;
+  }
+  return "";
+}
+
+/// Whether this kernel gives transparent huge pages to memory that asks.
+bool hugePagesOnRequest() {
+  std::ifstream setting("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  return std::getline(setting, modes) &&
+         modes.find("[never]") == std::string::npos;
+}
+
+constexpr uint64_t twoMiB = 2ull << 20;
+
+TEST(CPURuntimeMemory, LargeAllocationsAskForHugePages) {
+  void *ptr = mgpuMemAlloc(3 * twoMiB + 5, nullptr, false);
+  ASSERT_NE(ptr, nullptr);
+  EXPECT_EQ(uintptr_t(ptr) % twoMiB, 0u);
+  std::memset(ptr, 1, 3 * twoMiB + 5);
+  if (hugePagesOnRequest()) {
+    EXPECT_NE(vmFlagsAt(ptr).find(" hg"), std::string::npos) << vmFlagsAt(ptr);
+  }
+  mgpuMemFree(ptr, nullptr);
+}
+
+TEST(CPURuntimeMemory, RegisteredHostMemoryAsksForHugePagesAndKeepsItsData) {
+  // Not aligned: the regions at both ends reach past the buffer.
+  std::vector<uint32_t> data(3 * twoMiB / 4 + 1000);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = uint32_t(i * 2654435761u);
+  mgpuMemHostRegister(data.data(), data.size() * sizeof(uint32_t));
+  for (size_t i = 0; i < data.size(); ++i)
+    ASSERT_EQ(data[i], uint32_t(i * 2654435761u)) << i;
+  const char *middle = reinterpret_cast<const char *>(data.data()) + twoMiB;
+  if (hugePagesOnRequest()) {
+    EXPECT_NE(vmFlagsAt(middle).find(" hg"), std::string::npos)
+        << vmFlagsAt(middle);
+  }
+  mgpuMemHostUnregister(data.data());
 }
 
 TEST(CPURuntimeMemory, MemoryHintsAreNoOps) {

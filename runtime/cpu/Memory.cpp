@@ -2,9 +2,11 @@
 // Memory and devices of the mgpu* ABI on the CPU.
 //
 // "Device" memory is host memory, aligned to 64 bytes (a cache line, more
-// than any vector type needs). Copies and fills are checked when they are
-// called and run in their stream's order (Streams.h); with a null stream
-// they wait for every stream and run at once. Freeing device memory waits
+// than any vector type needs); allocations of 2 MiB and more, and host
+// memory registered for the device, get huge pages (HugePages.cpp).
+// Copies and fills are checked when they are called and run in their
+// stream's order (Streams.h); with a null stream they wait for every
+// stream and run at once. Freeing device memory waits
 // for every stream first, as cudaFree does. Managed memory is host memory
 // too, so prefetch and advice only check their arguments.
 //
@@ -26,7 +28,9 @@
 
 #include "CPURuntime.h"
 #include "DeviceMemoryShadow.h"
+#include "HugePages.h"
 #include "LaunchLocation.h"
+#include "MemRefRegion.h"
 #include "MemoryHintChecks.h"
 #include "Sanitizer.h"
 #include "Streams.h"
@@ -264,14 +268,20 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   MemoryCallScope scope;
   // aligned_alloc wants a multiple of the alignment; a zero-byte allocation
   // still gets a unique pointer.
+  // Large allocations take whole huge pages (HugePages.cpp).
   uint64_t rounded = alignTo(sizeBytes ? sizeBytes : 1, memoryAlignment);
-  if (rounded < sizeBytes)
+  uint64_t total = rounded + redzoneBytes;
+  uint64_t alignment = total >= hugePageBytes ? hugePageBytes : memoryAlignment;
+  uint64_t padded = alignTo(total, alignment);
+  if (rounded < sizeBytes || padded < total)
     fatal("mgpuMemAlloc: cannot allocate %llu bytes",
           (unsigned long long)sizeBytes);
-  void *ptr = std::aligned_alloc(memoryAlignment, rounded + redzoneBytes);
+  void *ptr = std::aligned_alloc(alignment, padded);
   if (!ptr)
     fatal("mgpuMemAlloc: out of memory allocating %llu bytes",
           (unsigned long long)sizeBytes);
+  if (alignment == hugePageBytes)
+    adviseHugePages(ptr, padded);
   Allocations &all = allocations();
   std::lock_guard<std::mutex> lock(all.mutex);
   all.live[uintptr_t(ptr)] = sizeBytes;
@@ -357,9 +367,17 @@ extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
   fill<uint16_t>(dst, value, count, stream);
 }
 
-extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {}
+// Registered host memory is what kernels read and write in place: its
+// large parts get huge pages, as device allocations do.
+extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  collapseIntoHugePages(ptr, sizeBytes);
+}
 extern "C" void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                                          int64_t elementSizeBytes) {}
+                                          int64_t elementSizeBytes) {
+  auto region = gpumem::runtime::memrefRegion("mgpuMemHostRegisterMemRef", rank,
+                                              descriptor, elementSizeBytes);
+  mgpuMemHostRegister(region.start, region.bytes);
+}
 extern "C" void mgpuMemHostUnregister(void *ptr) {}
 extern "C" void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                             int64_t elementSizeBytes) {}
