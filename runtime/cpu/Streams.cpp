@@ -121,6 +121,7 @@ private:
 
   static void *threadMain(void *self) {
     auto &executors = *static_cast<StreamExecutors *>(self);
+    pthread_setname_np(pthread_self(), "gpumem-stream");
     std::unique_lock<std::mutex> lock(executors.mutex);
     for (;;) {
       ++executors.idle;

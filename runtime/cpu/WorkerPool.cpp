@@ -11,8 +11,9 @@
 // hand-offs also publish the blocks' memory writes to the launching
 // thread. Before sleeping on a condition variable (a wake-up costs tens of
 // microseconds), a thread waiting for the next launch, or the launching
-// thread waiting for the others, spins for up to 50 microseconds: launches
-// often come back to back, and workers finish together.
+// thread waiting for the others, spins for up to a millisecond: launches
+// often come back to back, workers finish together, and a thread that
+// spins keeps its core.
 // A grid of one block, or a pool of one worker, runs on the launching
 // thread alone and never wakes anyone. So does a launch that finds the
 // pool busy with another stream's launch: concurrent launches must all
@@ -36,6 +37,7 @@
 #include <chrono>
 #include <cstring>
 #include <new>
+#include <thread>
 
 using namespace gpumem::cpu;
 
@@ -48,11 +50,13 @@ struct PoolStopper {
   ~PoolStopper() { thePool->shutDown(); }
 };
 
-/// Returns once `ready()` holds or about 50 microseconds have passed: the
-/// wait before sleeping on a condition variable, whose wake-up costs tens
-/// of microseconds.
-template <typename Ready> void spinFor(Ready ready) {
-  auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+/// Returns once `ready()` holds or `limit` has passed: the wait before
+/// sleeping on a condition variable, whose wake-up costs tens of
+/// microseconds.
+template <typename Ready>
+void spinFor(Ready ready,
+             std::chrono::microseconds limit = std::chrono::microseconds(50)) {
+  auto until = std::chrono::steady_clock::now() + limit;
   do {
     for (int i = 0; i < 64; ++i) {
       if (ready())
@@ -83,9 +87,20 @@ WorkerPool &WorkerPool::get() {
   return *pool;
 }
 
+/// A worker that sleeps between launches may be woken onto the launching
+/// thread's core and wait there while another core idles (seen in a VM:
+/// two workers then ran at one worker's speed in a tenth to a third of
+/// the processes). So threads spin for a millisecond around a launch, as
+/// OpenMP runtimes do, unless there are more workers than cores to spin on.
+static std::chrono::microseconds spinLimitFor(unsigned workers) {
+  unsigned cores = std::thread::hardware_concurrency();
+  return std::chrono::microseconds(workers <= cores ? 1000 : 50);
+}
+
 WorkerPool::WorkerPool()
     : numWorkers(workerCountFromEnvironment()),
       stackBytes(stackBytesFromEnvironment()),
+      spinLimit(spinLimitFor(numWorkers)),
       stackBytesAtConfiguration(stackBytes) {}
 
 void WorkerPool::shutDown() {
@@ -112,6 +127,7 @@ void WorkerPool::configure(int32_t workers, int64_t bytes) {
   callerRunner.reset();
   ranges.reset();
   numWorkers = workers > 0 ? unsigned(workers) : workerCountFromEnvironment();
+  spinLimit = spinLimitFor(numWorkers);
   stackBytes = bytes > 0 ? size_t(bytes) : stackBytesFromEnvironment();
   stackBytesAtConfiguration.store(stackBytes, std::memory_order_relaxed);
   configuration.fetch_add(1, std::memory_order_release);
@@ -184,7 +200,7 @@ void WorkerPool::runBlocks(const LaunchInfo &launch) {
   }
   takeBlocks(*callerRunner, launch, 0);
   // The others usually finish within microseconds of the caller.
-  spinFor([&] { return busy.load(std::memory_order_acquire) == 0; });
+  spinFor([&] { return busy.load(std::memory_order_acquire) == 0; }, spinLimit);
   std::unique_lock<std::mutex> lock(mutex);
   allDone.wait(lock, [&] { return busy == 0; });
   job = nullptr;
@@ -243,15 +259,18 @@ void *WorkerPool::threadMain(void *start) {
   auto [poolPointer, index] = *static_cast<ThreadStart *>(start);
   delete static_cast<ThreadStart *>(start);
   WorkerPool &pool = *poolPointer;
+  pthread_setname_np(pthread_self(), "gpumem-worker");
   BlockRunner runner(pool.stackBytes);
   uint64_t seen = pool.startGeneration;
   for (;;) {
     const LaunchInfo *launch;
     {
       // Launches often come back to back: spin a little before sleeping.
-      spinFor([&] {
-        return pool.generation.load(std::memory_order_acquire) != seen;
-      });
+      spinFor(
+          [&] {
+            return pool.generation.load(std::memory_order_acquire) != seen;
+          },
+          pool.spinLimit);
       std::unique_lock<std::mutex> lock(pool.mutex);
       pool.wakeUp.wait(
           lock, [&] { return pool.stopping || pool.generation != seen; });

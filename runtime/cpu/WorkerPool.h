@@ -9,6 +9,7 @@
 #include "Launch.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -56,6 +57,9 @@ private:
 
   unsigned numWorkers;
   size_t stackBytes;
+  /// How long a thread spins for the next launch, or for the others to
+  /// finish one, before it sleeps.
+  std::chrono::microseconds spinLimit;
   /// For launches that run alone: bumped by configure, and the stack size
   /// it set.
   std::atomic<uint64_t> configuration{0};
