@@ -387,3 +387,35 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// One value yielded for two per-thread carried values: each would need it
+// in its own array, which fission does not do; the kernel keeps fibers
+// (test/Integration/CPU/barrier-loop-yields-one-value-twice.mlir runs one).
+
+// CHECK-LABEL: gpu.module @yielded_twice
+// CHECK-SAME: name = "k", needs_fibers = true
+// CHECK-NOT: __gpumem_kernel_block_k
+module attributes {gpu.container_module} {
+  gpu.module @yielded_twice {
+    gpu.func @k(%out: memref<16xf32>) workgroup(%a : memref<16xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %tx = gpu.thread_id x
+      %v0 = memref.load %out[%tx] : memref<16xf32>
+      %r:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%p = %v0, %q = %v0) -> (f32, f32) {
+        memref.store %p, %a[%tx] : memref<16xf32, 3>
+        gpu.barrier
+        %w = memref.load %a[%tx] : memref<16xf32, 3>
+        %s = arith.addf %w, %q : f32
+        gpu.barrier
+        scf.yield %s, %s : f32, f32
+      }
+      %t = arith.addf %r#0, %r#1 : f32
+      memref.store %t, %out[%tx] : memref<16xf32>
+      gpu.return
+    }
+  }
+}
