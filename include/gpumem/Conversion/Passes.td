@@ -49,7 +49,10 @@ def GPUMemLowerGPUToCPUABIPass
     x (a tile product's loop over k), runs once per block around the
     thread loops, so that the loop over x is innermost and vectorizes; it
     stays inside the thread loop when it prints, calls, uses atomics, or
-    under `phase-markers`. Divergent barriers, shuffles, private
+    under `phase-markers`. A kernel without barriers that has such a loop
+    gets the block-wide copy too. Thread ids, and pure arithmetic on them,
+    are computed again in each segment that uses them rather than kept in
+    per-thread arrays. Divergent barriers, shuffles, private
     memory and calls into functions with barriers keep fibers. Option
     `fission=false` keeps fibers for every kernel with barriers; option
     `phase-markers` makes the copy call the runtime's `blockPhase` service

@@ -3,7 +3,9 @@
 // cpu target.
 //
 // A kernel whose barriers sit in block-uniform structured control flow can
-// run a whole block without fibers: split its body at every gpu.barrier
+// run a whole block without fibers (and a kernel without barriers whose
+// uniform loops vectorize outside the thread loops gains from the same
+// form): split its body at every gpu.barrier
 // into segments, run each segment as a loop over the block's threads (z, y,
 // x, storing the thread id into the context as run_blocks does), and keep
 // the values a thread computes in one segment and uses in a later one in a
@@ -35,8 +37,10 @@
 //  2. Segments. Ops are numbered by segment; nested regions inherit their
 //     op's segment unless the op contains a barrier, whose regions get
 //     segments of their own. A non-uniform value with a use in another
-//     segment crosses, but for thread ids: a later segment reads its own
-//     from the context again.
+//     segment crosses, but for thread ids and pure scalar arithmetic on
+//     them and uniform values (a thread's row and column): a later segment
+//     reads its thread ids from the context again and computes the rest
+//     again where it is used.
 //  3. Emission, by recursion over the blocks: uniform ops are cloned once,
 //     outside thread loops; the other ops of a segment are cloned inside a
 //     thread loop nest, loading crossing values from their arrays and
@@ -87,6 +91,7 @@ public:
   bool analyze();
   /// Step 3: the block-wide function, inserted after `source`.
   func::FuncOp emit(StringRef name);
+  bool hasOutsideLoops() const { return !outsideLoops.empty(); }
 
 private:
   bool containsBarrier(Operation *op);
@@ -94,6 +99,14 @@ private:
   /// contains a barrier or a loop that runs outside the thread loops.
   bool runsPerBlock(Operation *op);
   bool isUniform(Value value);
+  /// Whether a later segment computes `value` again rather than loading it
+  /// from an array: a pure scalar function of uniform values and thread
+  /// ids (a thread's row and column), a few ops deep.
+  bool isRecomputable(Value value, unsigned depth = 0);
+  /// `value` (recomputable) in the thread loop at `builder`; what it maps
+  /// is recorded in `mapped`.
+  Value recompute(OpBuilder &builder, Value value,
+                  SmallVectorImpl<Value> &mapped);
   /// Chooses the uniform loops to run outside the thread loops, among the
   /// ops of `block`, which runs per block.
   void selectOutsideLoops(Block &block);
@@ -180,6 +193,32 @@ bool Fission::isUniform(Value value) {
   }
   uniformMemo[value] = uniform;
   return uniform;
+}
+
+bool Fission::isRecomputable(Value value, unsigned depth) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 8 || threadCarried.contains(value) ||
+      !value.getType().isIntOrIndexOrFloat() || def->getNumResults() != 1 ||
+      def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  if (isa<gpu::ThreadIdOp>(def))
+    return true;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isUniform(operand) || isRecomputable(operand, depth + 1);
+  });
+}
+
+Value Fission::recompute(OpBuilder &builder, Value value,
+                         SmallVectorImpl<Value> &mapped) {
+  if (Value known = mapping.lookupOrNull(value))
+    return known;
+  Operation *def = value.getDefiningOp();
+  for (Value operand : def->getOperands())
+    recompute(builder, operand, mapped);
+  Value copy = builder.clone(*def, mapping)->getResult(0);
+  mapping.map(value, copy);
+  mapped.push_back(value);
+  return copy;
 }
 
 bool Fission::analyzeBlock(Block &block) {
@@ -379,8 +418,10 @@ bool Fission::analyzeStructure() {
   // Crossing values: non-uniform results used in another segment.
   for (auto [op, segment] : segmentOf) {
     for (Value result : op->getResults()) {
-      // A thread id is read again where it is used: no array.
-      if (isUniform(result) || isa<gpu::ThreadIdOp>(op))
+      // A thread id is read again where it is used, and arithmetic on thread
+      // ids computed again: no array.
+      if (isUniform(result) || isa<gpu::ThreadIdOp>(op) ||
+          isRecomputable(result))
         continue;
       for (Operation *user : result.getUsers()) {
         auto userSegment = segmentOf.find(user);
@@ -490,6 +531,9 @@ void Fission::emitBlock(Block &block, OpBuilder &builder) {
         op.getNumResults() && isMemoryEffectFree(&op) &&
         op.getNumRegions() == 0)
       builder.clone(op, mapping);
+    else if (op.getNumResults() == 1 && isRecomputable(op.getResult(0)) &&
+             !spill.count(op.getResult(0)))
+      continue; // computed where it is used
     else
       segment.push_back(&op);
   }
@@ -547,15 +591,15 @@ void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
       for (Value operand : nested->getOperands()) {
         if (mapping.contains(operand) || here.contains(operand.getDefiningOp()))
           continue;
-        if (auto id = operand.getDefiningOp<gpu::ThreadIdOp>()) {
-          // Read again from the context, which the thread loop set.
-          mapping.map(operand, builder.clone(*id)->getResult(0));
-          loaded.push_back(operand);
-        } else if (spill.count(operand)) {
+        if (spill.count(operand)) {
           Value value = memref::LoadOp::create(builder, loc, spill[operand],
                                                ValueRange{linear});
           mapping.map(operand, value);
           loaded.push_back(operand);
+        } else if (isRecomputable(operand)) {
+          // Thread ids are read again from the context, which the thread
+          // loop set; arithmetic on them is done again.
+          recompute(builder, operand, loaded);
         }
       }
     });
@@ -589,15 +633,18 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
         continue;
       emitThreadLoop(builder, loop.getLoc(), [&](OpBuilder &b, Value linear) {
         Value value;
+        SmallVector<Value> recomputed;
         if (isUniform(init))
           value = mapping.lookup(init);
-        else if (auto id = init.getDefiningOp<gpu::ThreadIdOp>())
-          value = b.clone(*id)->getResult(0);
-        else
+        else if (spill.count(init))
           value = memref::LoadOp::create(b, loop.getLoc(), spill[init],
                                          ValueRange{linear});
+        else
+          value = recompute(b, init, recomputed);
         memref::StoreOp::create(b, loop.getLoc(), value, spill[arg],
                                 ValueRange{linear});
+        for (Value done : recomputed)
+          mapping.erase(done);
       });
     }
     SmallVector<Value> inits;
@@ -670,9 +717,10 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
 
 func::FuncOp gpumem::cpu::createBarrierFreeBlockFunction(
     func::FuncOp kernel, StringRef name,
-    const llvm::DenseSet<Operation *> &fiberFunctions, bool phaseMarkers) {
+    const llvm::DenseSet<Operation *> &fiberFunctions, bool phaseMarkers,
+    bool onlyForOutsideLoops) {
   Fission fission(kernel, fiberFunctions, phaseMarkers);
-  if (!fission.analyze())
+  if (!fission.analyze() || (onlyForOutsideLoops && !fission.hasOutsideLoops()))
     return nullptr;
   return fission.emit(name);
 }

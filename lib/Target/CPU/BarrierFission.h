@@ -19,10 +19,12 @@ namespace gpumem::cpu {
 /// entry-block arguments. `fiberFunctions` are the functions that reach a
 /// barrier or warp operation.
 /// With `phaseMarkers`, the copy calls services->blockPhase where each
-/// barrier was.
+/// barrier was. With `onlyForOutsideLoops` (for a kernel without barriers),
+/// the copy is made only when some loop runs outside the thread loops.
 mlir::func::FuncOp createBarrierFreeBlockFunction(
     mlir::func::FuncOp kernel, llvm::StringRef name,
-    const llvm::DenseSet<mlir::Operation *> &fiberFunctions, bool phaseMarkers);
+    const llvm::DenseSet<mlir::Operation *> &fiberFunctions, bool phaseMarkers,
+    bool onlyForOutsideLoops = false);
 
 } // namespace gpumem::cpu
 

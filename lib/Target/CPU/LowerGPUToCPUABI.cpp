@@ -295,15 +295,17 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
 
   // Kernels with barriers get a block-wide copy without them when thread-loop
   // fission applies; both functions then get the same attribution handling.
+  // So do kernels without barriers whose uniform loops fission runs outside
+  // the thread loops (where they vectorize across threads).
   func::FuncOp blockImpl;
   bool fibers = needsFibers.contains(kernel);
   // A thread that fails an assert stops alone, so a kernel that may assert
   // runs thread by thread (as fibers, with barriers): no block-wide copy.
   bool asserts = mayAssert.contains(kernel);
-  if (fibers && numPrivate == 0 && fission && !asserts)
+  if (numPrivate == 0 && fission && !asserts)
     blockImpl = cpu::createBarrierFreeBlockFunction(
         impl, "__gpumem_kernel_block_" + kernel.getName().str(), needsFibers,
-        phaseMarkers);
+        phaseMarkers, /*onlyForOutsideLoops=*/!fibers);
 
   DataLayout layout = DataLayout::closest(gpuModule);
   int64_t arenaBytes = moduleArenaBytes;

@@ -419,3 +419,76 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A kernel without barriers whose uniform loop vectorizes across x (a
+// matmul without tiles) gets the block-wide copy too: the loop over k runs
+// once per block around the thread loops. The thread's row and column,
+// computed before the loop, are computed again inside from the thread ids
+// (no per-thread arrays for them); only the sum has one.
+
+// CHECK-LABEL: gpu.module @no_barrier
+// CHECK-SAME: name = "naive", needs_fibers = false
+// CHECK: func.func private @__gpumem_kernel_block_naive(
+// CHECK: %[[SUM:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+// CHECK-NOT: memref.alloca
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[OLD:.*]] = memref.load %[[SUM]][%{{.*}}] : memref<?xf32>
+// CHECK: memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<64x64xf32>
+// CHECK: memref.load %{{.*}}[%[[K]], %{{.*}}] : memref<64x64xf32>
+// CHECK: arith.addf %[[OLD]]
+// CHECK: func.func private @__gpumem_run_blocks_naive(
+// CHECK: call @__gpumem_kernel_block_naive
+
+// A barrier-free kernel whose loop stays inside gets no block-wide copy.
+// CHECK-LABEL: gpu.module @no_barrier_column
+// CHECK-SAME: name = "column", needs_fibers = false
+// CHECK-NOT: __gpumem_kernel_block_column
+module attributes {gpu.container_module} {
+  gpu.module @no_barrier {
+    gpu.func @naive(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %row0 = arith.muli %by, %c16 : index
+      %row = arith.addi %row0, %ty : index
+      %col0 = arith.muli %bx, %c16 : index
+      %col = arith.addi %col0, %tx : index
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%s = %zero) -> f32 {
+        %x = memref.load %a[%row, %k] : memref<64x64xf32>
+        %y = memref.load %b[%k, %col] : memref<64x64xf32>
+        %p = arith.mulf %x, %y : f32
+        %s2 = arith.addf %s, %p : f32
+        scf.yield %s2 : f32
+      }
+      memref.store %sum, %c[%row, %col] : memref<64x64xf32>
+      gpu.return
+    }
+  }
+  gpu.module @no_barrier_column {
+    gpu.func @column(%a: memref<64x64xf32>, %c: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %zero = arith.constant 0.0 : f32
+      %tx = gpu.thread_id x
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%s = %zero) -> f32 {
+        %x = memref.load %a[%tx, %k] : memref<64x64xf32>
+        %s2 = arith.addf %s, %x : f32
+        scf.yield %s2 : f32
+      }
+      memref.store %sum, %c[%tx] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
