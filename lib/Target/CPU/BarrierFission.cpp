@@ -41,6 +41,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <cstddef>
+#include <optional>
 
 using namespace mlir;
 using namespace gpumem;
@@ -382,8 +383,16 @@ func::FuncOp gpumem::cpu::createBarrierFreeBlockFunction(
   // Racecheck reports the first conflicting pair it sees: it keeps the
   // threads' program order, one thread's iterations after another's, so
   // under phase markers no loop moves out of the thread loops.
-  cpu::FissionPlan plan(kernel, fiberFunctions, /*moveLoops=*/!phaseMarkers);
-  if (!plan.analyze() || (onlyForOutsideLoops && !plan.hasOutsideLoops()))
+  std::optional<cpu::FissionPlan> plan;
+  plan.emplace(kernel, fiberFunctions, /*moveLoops=*/!phaseMarkers);
+  bool fits = plan->analyze();
+  if (!fits && plan->hasOutsideLoops()) {
+    // Some chosen loop does not fit (say, its bound turned out to be
+    // carried per thread): plan again without moving any.
+    plan.emplace(kernel, fiberFunctions, /*moveLoops=*/false);
+    fits = plan->analyze();
+  }
+  if (!fits || (onlyForOutsideLoops && !plan->hasOutsideLoops()))
     return nullptr;
-  return Fission(kernel, plan, phaseMarkers).emit(name);
+  return Fission(kernel, *plan, phaseMarkers).emit(name);
 }

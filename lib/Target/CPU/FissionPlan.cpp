@@ -23,9 +23,9 @@
 //     Some barrier-free scf.for loops with uniform bounds run once per
 //     block too, around thread loops, as if they held a barrier
 //     (ThreadLoopInterchange.cpp chooses them: those whose loop over x then
-//     vectorizes); when a chosen loop does not fit the rules above, the
-//     kernel is analyzed again without any. A carried value that a loop
-//     yields from an inner per-block loop shares that loop's array.
+//     vectorizes); when a chosen loop does not fit the rules above,
+//     BarrierFission.cpp plans the kernel again without any. A carried value
+//     that a loop yields from an inner per-block loop shares that loop's array.
 //  2. Segments. Ops are numbered by segment; nested regions inherit their
 //     op's segment unless the op contains a barrier, whose regions get
 //     segments of their own. A non-uniform value with a use in another
@@ -273,23 +273,6 @@ bool FissionPlan::analyze() {
     return false;
   if (moveLoops)
     selectOutsideLoops(source.getBody().front());
-  if (analyzeStructure())
-    return true;
-  if (outsideLoops.empty())
-    return false;
-  // Some chosen loop does not fit (say, its bounds turned out to depend on
-  // a per-thread carried value): fission without any.
-  outsideLoops.clear();
-  perBlockMemo.clear();
-  uniformMemo.clear();
-  segmentOf.clear();
-  nextSegment = 0;
-  crossing.clear();
-  threadCarried.clear();
-  return analyzeStructure();
-}
-
-bool FissionPlan::analyzeStructure() {
   // Which loop-carried values differ between threads, to a fixpoint over
   // every barrier loop (inner loops first).
   for (size_t before = SIZE_MAX; before != threadCarried.size();) {

@@ -25,7 +25,8 @@ public:
               bool moveLoops)
       : source(source), fiberFunctions(fiberFunctions), moveLoops(moveLoops) {}
 
-  /// Steps 1 and 2; false when the kernel does not qualify.
+  /// Steps 1 and 2; false when the kernel does not qualify (with the loops
+  /// chosen to run outside the thread loops, if any).
   bool analyze();
 
   bool hasOutsideLoops() const { return !outsideLoops.empty(); }
@@ -53,8 +54,6 @@ private:
   /// Chooses the uniform loops to run outside the thread loops, among the
   /// ops of `block`, which runs per block.
   void selectOutsideLoops(mlir::Block &block);
-  /// Steps 1 and 2 for the loops chosen so far.
-  bool analyzeStructure();
   bool analyzeBlock(mlir::Block &block);
   /// Finds the loop-carried values of `loop` that differ between threads.
   void classifyCarried(mlir::scf::ForOp loop);
