@@ -69,6 +69,11 @@ private:
   /// is recorded in `mapped`.
   Value recompute(OpBuilder &builder, Value value,
                   SmallVectorImpl<Value> &mapped);
+  /// `value` in the thread loop whose linear thread id is `linear`: as
+  /// mapped, loaded from its per-thread array (at `loc`), or computed
+  /// again; what it maps is recorded in `mapped`.
+  Value perThread(OpBuilder &builder, Location loc, Value value, Value linear,
+                  SmallVectorImpl<Value> &mapped);
   /// A loop nest over the block's threads; `body` gets the linear thread id.
   void emitThreadLoop(OpBuilder &builder, Location loc,
                       function_ref<void(OpBuilder &, Value)> body);
@@ -97,6 +102,20 @@ Value Fission::recompute(OpBuilder &builder, Value value,
   mapped.push_back(value);
   return copy;
 }
+Value Fission::perThread(OpBuilder &builder, Location loc, Value value,
+                         Value linear, SmallVectorImpl<Value> &mapped) {
+  if (Value known = mapping.lookupOrNull(value))
+    return known;
+  Value array = spill.lookup(value);
+  if (!array)
+    return recompute(builder, value, mapped);
+  Value loaded =
+      memref::LoadOp::create(builder, loc, array, ValueRange{linear});
+  mapping.map(value, loaded);
+  mapped.push_back(value);
+  return loaded;
+}
+
 func::FuncOp Fission::emit(StringRef name) {
   OpBuilder builder(source->getContext());
   builder.setInsertionPointAfter(source);
@@ -252,16 +271,10 @@ void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
       for (Value operand : nested->getOperands()) {
         if (mapping.contains(operand) || here.contains(operand.getDefiningOp()))
           continue;
-        if (spill.count(operand)) {
-          Value value = memref::LoadOp::create(builder, loc, spill[operand],
-                                               ValueRange{linear});
-          mapping.map(operand, value);
-          loaded.push_back(operand);
-        } else if (isRecomputable(operand)) {
-          // Thread ids are read again from the context, which the thread
-          // loop set; arithmetic on them is done again.
-          recompute(builder, operand, loaded);
-        }
+        // Thread ids are read again from the context, which the thread
+        // loop set; arithmetic on them is done again.
+        if (spill.count(operand) || isRecomputable(operand))
+          perThread(builder, loc, operand, linear, loaded);
       }
     });
   for (Operation *op : ops) {
@@ -293,18 +306,11 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
       if (!plan.isThreadCarried(arg) || spill.lookup(init) == spill[arg])
         continue;
       emitThreadLoop(builder, loop.getLoc(), [&](OpBuilder &b, Value linear) {
-        Value value;
-        SmallVector<Value> recomputed;
-        if (isUniform(init))
-          value = mapping.lookup(init);
-        else if (spill.count(init))
-          value = memref::LoadOp::create(b, loop.getLoc(), spill[init],
-                                         ValueRange{linear});
-        else
-          value = recompute(b, init, recomputed);
+        SmallVector<Value> mapped;
+        Value value = perThread(b, loop.getLoc(), init, linear, mapped);
         memref::StoreOp::create(b, loop.getLoc(), value, spill[arg],
                                 ValueRange{linear});
-        for (Value done : recomputed)
+        for (Value done : mapped)
           mapping.erase(done);
       });
     }
