@@ -54,8 +54,7 @@ struct PoolStopper {
 /// sleeping on a condition variable, whose wake-up costs tens of
 /// microseconds.
 template <typename Ready>
-void spinFor(Ready ready,
-             std::chrono::microseconds limit = std::chrono::microseconds(50)) {
+void spinFor(Ready ready, std::chrono::microseconds limit) {
   auto until = std::chrono::steady_clock::now() + limit;
   do {
     for (int i = 0; i < 64; ++i) {

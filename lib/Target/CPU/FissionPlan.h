@@ -30,7 +30,6 @@ public:
   bool analyze();
 
   bool hasOutsideLoops() const { return !outsideLoops.empty(); }
-  bool containsBarrier(mlir::Operation *op);
   /// Whether `op` runs once per block (not inside a thread loop): it
   /// contains a barrier or a loop that runs outside the thread loops.
   bool runsPerBlock(mlir::Operation *op);
@@ -51,6 +50,7 @@ public:
   }
 
 private:
+  bool containsBarrier(mlir::Operation *op);
   /// Chooses the uniform loops to run outside the thread loops, among the
   /// ops of `block`, which runs per block.
   void selectOutsideLoops(mlir::Block &block);
