@@ -5,8 +5,11 @@
 #                            libgpumem_vulkan_runtime.so, libgpumem_runner_utils.so)
 #                            and the compiler's static libraries
 #   include/gpumem/          headers, .td files and their TableGen'd .inc files
-#   lib/cmake/gpumem/        gpumemConfig.cmake: find_package(gpumem)
-# examples/out-of-tree/ is a project that uses it.
+#   lib/cmake/gpumem/        gpumemConfig.cmake: find_package(gpumem); its
+#                            imported libraries carry the include directories
+#                            (gpumem's, MLIR's, LLVM's) and libMLIR/libLLVM
+# examples/out-of-tree/ is a project that uses it; test/Install builds it and
+# README's consumer against an installed prefix.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -45,6 +48,10 @@ install(DIRECTORY ${GPUMEM_BINARY_DIR}/include/gpumem
   FILES_MATCHING PATTERN "*.inc" PATTERN "CMakeFiles" EXCLUDE)
 install(EXPORT gpumemTargets NAMESPACE gpumem::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpumem)
+# SPIRV-Tools, when the build found it (for the vulkan target), is a
+# dependency of the package too: the libraries' link interface names its
+# static library's imported target.
+set(GPUMEM_SPIRV_TOOLS_DIR "${SPIRV-Tools_DIR}")
 configure_package_config_file(${GPUMEM_SOURCE_DIR}/cmake/gpumemConfig.cmake.in
   ${GPUMEM_BINARY_DIR}/gpumemConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpumem
