@@ -1,5 +1,6 @@
 # What `cmake --install` puts under the prefix, for projects that use gpumem:
-#   bin/                     gpumem-opt, gpumem-run, gpumem-compile
+#   bin/                     gpumem-opt, gpumem-run, gpumem-compile,
+#                            gpumem-objects (a Python script)
 #   lib/                     the runtimes (libgpumem_cpu_runtime.so,
 #                            libgpumem_cuda_runtime.so,
 #                            libgpumem_vulkan_runtime.so, libgpumem_runner_utils.so)
@@ -34,6 +35,10 @@ set_target_properties(gpumem-opt gpumem-run gpumem-compile PROPERTIES
   INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(TARGETS gpumem-opt gpumem-run gpumem-compile
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# gpumem-objects reads gpu.binary ops and calls ptxas: Python only, it needs
+# nothing else from the build (docs/decisions.md).
+install(PROGRAMS ${GPUMEM_SOURCE_DIR}/tools/gpumem-objects/gpumem-objects.py
+  DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME gpumem-objects)
 install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_vulkan_runtime
   gpumem_runner_utils LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(GPUMEM_SANITIZE)
