@@ -8,7 +8,8 @@
 //             gpumem-lower-nvvm-to-cpu and #gpumem.cpu;
 //   cpu:      #gpumem.cpu, then gpumem's CPU kernel ABI lowering;
 //   vulkan:   #gpumem.vulkan, then gpumem's SPIR-V conversion with its
-//             Vulkan kernel ABI, nested in the gpu.module.
+//             Vulkan kernel ABI, nested in the gpu.module, serialized and
+//             validated before any host pass runs.
 // Device and host are lowered by separate pass managers so that host passes
 // never see device types.
 //===----------------------------------------------------------------------===//
@@ -279,11 +280,21 @@ void gpumem::buildVulkanPipeline(OpPassManager &pm,
   // Shaders need structured control flow: branches (from math-to-funcs'
   // helpers, say) become scf loops and ifs first.
   pm.addNestedPass<gpu::GPUModuleOp>(createLiftControlFlowToSCFPass());
-  pm.addPass(createGPUMemConvertGPUToVulkanSPIRVPass());
+  GPUMemConvertGPUToVulkanSPIRVPassOptions conversion;
+  conversion.checkLoopCompletion = options.checkLoopCompletion;
+  pm.addPass(createGPUMemConvertGPUToVulkanSPIRVPass(conversion));
   OpPassManager &spirvModule =
       pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+  // Serialized (and validated) before the host lowering: its rewrites run
+  // over the whole module, and a greedy driver that reached into
+  // spirv.module would fold and merge blocks there by rules written for
+  // other dialects (it once merged the two targets of a conditional
+  // branch, which made an scf.if take one branch in every thread).
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "bin";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
   addHostLowering(pm, "bin", "");
 }
 

@@ -302,7 +302,12 @@ def GPUMemPrepareVulkanKernelsPass
       `memref.load`, `memref.store`, `memref.atomic_rmw` and
       `memref.generic_atomic_rmw` is rewritten to index its root with the
       linearized offset (float `atomic_rmw` kinds become generic ones, which
-      the conversion turns into compare-and-swap loops on integers).
+      the conversion turns into compare-and-swap loops on integers);
+    - every `scf.for` and `scf.while` is followed by a `cf.assert` that it
+      ran to its end (one carried value, one comparison after the loop):
+      Mesa's llvmpipe, behind lavapipe, leaves every loop once a thread has
+      run 65535 loop iterations in all, which is then a located error
+      instead of a wrong result.
 
     The launch's parameters (the host lowering passes a memref as its
     descriptor fields) are recorded as GPUMemVulkanParam records on the
@@ -329,6 +334,12 @@ def GPUMemPrepareVulkanKernelsPass
                            "::mlir::scf::SCFDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::spirv::SPIRVDialect"];
+  let options = [
+    Option<"checkLoopCompletion", "check-loop-completion", "bool",
+           /*default=*/"true",
+           "Follow every loop with a check that it ran to its end (Mesa's "
+           "llvmpipe leaves loops after 65535 iterations in all)">,
+  ];
 }
 
 def GPUMemConvertGPUToVulkanSPIRVPass
@@ -351,6 +362,12 @@ def GPUMemConvertGPUToVulkanSPIRVPass
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect",
                            "::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"checkLoopCompletion", "check-loop-completion", "bool",
+           /*default=*/"true",
+           "Follow every loop with a check that it ran to its end (Mesa's "
+           "llvmpipe leaves loops after 65535 iterations in all)">,
+  ];
 }
 
 #endif // GPUMEM_CONVERSION_PASSES

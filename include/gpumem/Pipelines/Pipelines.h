@@ -157,6 +157,12 @@ struct VulkanPipelineOptions
       *this, "max-shared-memory",
       llvm::cl::desc("Workgroup memory of a workgroup, in bytes"),
       llvm::cl::init(32768)};
+  PassOptions::Option<bool> checkLoopCompletion{
+      *this, "check-loop-completion",
+      llvm::cl::desc("Follow every loop with a check that it ran to its end "
+                     "(Mesa's llvmpipe leaves loops after 65535 iterations "
+                     "in all)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the whole CUDA lowering to `pm`, which must run on a builtin.module.

@@ -310,6 +310,7 @@ void emptyOriginal(gpu::GPUModuleOp module, Operation *keep) {
 struct ConvertGPUToVulkanSPIRVPass
     : gpumem::impl::GPUMemConvertGPUToVulkanSPIRVPassBase<
           ConvertGPUToVulkanSPIRVPass> {
+  using Base::Base;
   void runOnOperation() override;
 
   LogicalResult convert(gpu::GPUModuleOp module);
@@ -322,7 +323,7 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
   auto clone = cast<gpu::GPUModuleOp>(builder.clone(*module));
   clone->removeAttr(module.getTargetsAttrName());
 
-  FailureOr<DictionaryAttr> records = prepareVulkanKernels(clone);
+  FailureOr<DictionaryAttr> records = prepareVulkanKernels(clone, checkLoopCompletion);
   if (failed(records))
     return failure();
   module->setAttr(kKernelRecordsAttrName, *records);

@@ -22,10 +22,13 @@
 //     and the launch's parameter records go on the gpu.module
 //     (VulkanKernelRecords.h): scalars and the buffers' metadata as push
 //     constants from offset 16, buffers as bindings 0, 1, ...
+// Then every loop is followed by a check that it ran to its end, which fails
+// where the driver left it early (LoopCompletionChecks.h).
 //===----------------------------------------------------------------------===//
 
 #include "DynamicWorkgroupMemory.h"
 #include "InlineDeviceFunctions.h"
+#include "LoopCompletionChecks.h"
 #include "ScalarizeVectorTransfers.h"
 #include "ShuffleWidths.h"
 #include "WorkgroupAllReduce.h"
@@ -563,9 +566,11 @@ void KernelPreparer::retypeRoots() {
 struct PrepareVulkanKernelsPass
     : gpumem::impl::GPUMemPrepareVulkanKernelsPassBase<
           PrepareVulkanKernelsPass> {
+  using Base::Base;
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    FailureOr<DictionaryAttr> records = prepareVulkanKernels(module);
+    FailureOr<DictionaryAttr> records =
+        prepareVulkanKernels(module, checkLoopCompletion);
     if (failed(records))
       return signalPassFailure();
     module->setAttr(kKernelRecordsAttrName, *records);
@@ -624,7 +629,8 @@ static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
 }
 
 FailureOr<DictionaryAttr>
-gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
+gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
+                                     bool checkLoopCompletion) {
   inlineDeviceFunctions(module);
   workgroupGlobalsToAttributions(module);
   if (failed(checkSupportedOps(module)))
@@ -656,6 +662,9 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module) {
       return module.emitError()
              << "control flow and vector transfers did not settle";
   }
+  // Last, so that the loops the patterns made are checked too.
+  if (checkLoopCompletion)
+    checkLoopsComplete(module);
   SmallVector<NamedAttribute> records;
   // Device functions left after inlining are not traced per kernel: one
   // that uses subgroups, prints or asserts marks every kernel of the module.

@@ -65,9 +65,11 @@ sitesFromAttr(mlir::ArrayAttr attr);
 /// of PrepareVulkanKernels.cpp) and returns the records, a dictionary from
 /// kernel name to KernelRecord::toAttr; fails after a located diagnostic.
 /// Kernel signatures change: gpumem-convert-gpu-to-vulkan-spirv runs this on
-/// its copy of the module, which launches do not reference.
+/// its copy of the module, which launches do not reference. With
+/// `checkLoopCompletion`, every loop is followed by a check that it ran to
+/// its end (LoopCompletionChecks.h).
 mlir::FailureOr<mlir::DictionaryAttr>
-prepareVulkanKernels(mlir::gpu::GPUModuleOp module);
+prepareVulkanKernels(mlir::gpu::GPUModuleOp module, bool checkLoopCompletion);
 
 } // namespace gpumem::vulkan
 

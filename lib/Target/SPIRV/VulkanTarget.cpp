@@ -5,7 +5,8 @@
 // put it there) and the kernels' launch records (VulkanKernelRecords.h).
 // The SPIR-V module is serialized with upstream's serializer, its workgroup
 // size made the specialization constants the runtime sets at pipeline
-// creation (SpecializationPatches.h), and wrapped in
+// creation (SpecializationPatches.h), checked by SPIRV-Tools' validator
+// (ValidateSPIRV.h), and wrapped in
 // the image of include/gpumem/Runtime/VulkanKernelABI.h: header, SPIR-V
 // words, then each kernel's record and parameters. `format=isa` gives the
 // SPIR-V module as text instead, for inspection.
@@ -14,6 +15,7 @@
 #include "../TargetObject.h"
 #include "VulkanKernelRecords.h"
 #include "SpecializationPatches.h"
+#include "ValidateSPIRV.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -164,6 +166,14 @@ FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
   if (!specializeWorkgroupSize(words))
     return module.emitError()
            << "cannot add the block-size specialization to its SPIR-V";
+  // What reaches the driver has passed the validator: an invalid module is
+  // gpumem's bug, reported here rather than run with undefined results.
+  std::string invalid = validateForVulkan(words);
+  if (!invalid.empty())
+    return module.emitError()
+           << "internal error: the SPIR-V made for this gpu.module is "
+              "invalid (spirv-val: "
+           << invalid << ")";
   auto records = module->getAttrOfType<DictionaryAttr>(kKernelRecordsAttrName);
   if (!records)
     return module.emitError() << "has no kernel records ('"

@@ -222,3 +222,43 @@ gpu.module @multi_block_callee {
     gpu.return
   }
 }
+
+// -----
+
+// Every loop is followed by a check that it ran to its end: scf.for carries
+// its next induction value, scf.while forwards its condition.
+// CHECK-LABEL: gpu.module @loops
+gpu.module @loops attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], []>, #spirv.resource_limits<>>} {
+  gpu.func @k(%n: index, %x: memref<4xi32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    // CHECK: %[[FOR:.*]]:2 = scf.for %[[IV:.*]] = %[[LB:.*]] to %[[UB:.*]] step %[[STEP:.*]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[LB]])
+    // CHECK:   %[[NEXT:.*]] = arith.addi %[[IV]], %[[STEP]]
+    // CHECK:   scf.yield %{{.*}}, %[[NEXT]]
+    // CHECK: %[[EARLY:.*]] = arith.cmpi slt, %[[FOR]]#1, %[[UB]]
+    // CHECK: %[[DONE:.*]] = arith.xori %[[EARLY]], %true
+    // CHECK: cf.assert %[[DONE]], "the Vulkan device left this loop before its end
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %i0) -> (i32) {
+      %b = arith.addi %a, %i1 : i32
+      scf.yield %b : i32
+    }
+    // CHECK: %[[WHILE:.*]]:2 = scf.while
+    // CHECK:   scf.condition(%[[C:.*]]) %{{.*}}, %[[C]] : i32, i1
+    // CHECK: } do {
+    // CHECK: ^bb0(%{{.*}}: i32, %{{.*}}: i1):
+    // CHECK: %[[WDONE:.*]] = arith.xori %[[WHILE]]#1, %true
+    // CHECK: cf.assert %[[WDONE]], "the Vulkan device left this loop before its end
+    %w = scf.while (%v = %s) : (i32) -> i32 {
+      %more = arith.cmpi slt, %v, %i1 : i32
+      scf.condition(%more) %v : i32
+    } do {
+    ^bb0(%v: i32):
+      %v1 = arith.addi %v, %i1 : i32
+      scf.yield %v1 : i32
+    }
+    memref.store %w, %x[%c0] : memref<4xi32>
+    gpu.return
+  }
+}
