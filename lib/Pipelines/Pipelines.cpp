@@ -141,6 +141,7 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
   if (omit != "gpumem-promote-printf-args-for-nvvm")
     device.addPass(gpumem::createGPUMemPromotePrintfArgsForNVVMPass());
   addStructuredLowering(device);
+  device.addPass(gpumem::createGPUMemLowerVectorTransfersForNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   if (omit != "gpumem-finalize-nvvm-shared-memory")
     device.addPass(gpumem::createGPUMemFinalizeNVVMSharedMemoryPass());

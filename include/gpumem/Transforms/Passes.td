@@ -518,6 +518,34 @@ def GPUMemRewriteShuffleUpForNVVMPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemLowerVectorTransfersForNVVMPass
+    : Pass<"gpumem-lower-vector-transfers-for-nvvm",
+           "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrite vector transfers in a gpu.module into vector loads "
+                "and stores that the NVVM lowering converts";
+  let description = [{
+    Upstream's `convert-gpu-to-nvvm` converts `vector.load`, `vector.store`
+    and their masked forms with its memory-space-aware type converter, but
+    not `vector.transfer_read`/`transfer_write`, which only
+    `convert-vector-to-llvm` rewrites; run on the whole module that pass
+    converts workgroup memrefs without the GPU memory space mapping, and
+    translation fails. Before the NVVM lowering, this pass gives transfers
+    that may run out of bounds an explicit mask and rewrites 1-D transfers
+    into (masked) loads and stores, on any memory space.
+
+    ```mlir
+    %v = vector.transfer_read %s[%i], %pad : memref<16xi32, 3>, vector<2xi32>
+    // becomes
+    %n = ... // elements of %s from %i on, at most 2
+    %m = arith.cmpi slt, [0, 1], %n : vector<2xi32>
+    %v = vector.maskedload %s[%i], %m, splat(%pad) : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def GPUMemPromotePrintfArgsForNVVMPass
     : Pass<"gpumem-promote-printf-args-for-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Widen gpu.printf's small integer arguments to 32 bits, as "
