@@ -9,7 +9,9 @@
 // device code (gpu.launch bodies, gpu.func bodies and functions of a
 // gpu.module), every memref.alloca and memref.alloc is checked against the
 // memory spaces it can live in, and every gpu.func attribution must have a
-// static shape.
+// static shape. Every llvm.inline_asm's operand references ($N, ${N:m})
+// must name one of its operands: LLVM's assembly printers abort on one
+// that does not.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
@@ -29,6 +31,51 @@ namespace gpumem {
 using namespace mlir;
 
 namespace {
+
+/// The number of operands `constraints` gives an inline assembly string:
+/// its constraint codes but the clobbers (`~{...}`).
+unsigned countAsmOperands(StringRef constraints) {
+  if (constraints.trim().empty())
+    return 0;
+  SmallVector<StringRef> codes;
+  constraints.split(codes, ',');
+  return llvm::count_if(
+      codes, [](StringRef code) { return !code.trim().starts_with("~"); });
+}
+
+/// Checks the operand references of `op`'s assembly string against its
+/// operands; returns whether one named none.
+bool checkInlineAsm(LLVM::InlineAsmOp op) {
+  StringRef text = op.getAsmString();
+  unsigned operands = countAsmOperands(op.getConstraints());
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] != '$')
+      continue;
+    char next = text[i + 1];
+    if (next == '$' || next == '(' || next == '|' || next == ')') {
+      ++i;
+      continue;
+    }
+    StringRef rest = text.drop_front(i + 1);
+    bool braced = rest.consume_front("{");
+    size_t digits = rest.find_first_not_of("0123456789");
+    StringRef number = rest.take_front(digits);
+    if (number.empty())
+      continue;
+    uint64_t index = 0;
+    if (number.getAsInteger(10, index) || index >= operands) {
+      op.emitOpError() << "refers to operand "
+                       << (braced ? "${" + number.str() + "}"
+                                  : "$" + number.str())
+                       << " in its assembly string, but has " << operands
+                       << " operand" << (operands == 1 ? "" : "s")
+                       << " (outputs and inputs, numbered from 0)";
+      return true;
+    }
+    i += number.size();
+  }
+  return false;
+}
 
 bool isDeviceCode(Operation *op) {
   return op->getParentOfType<gpu::LaunchOp>() ||
@@ -74,6 +121,10 @@ struct CheckDeviceCodePass
       }
       if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
         failed |= checkAttributions(func);
+        return;
+      }
+      if (auto inlineAsm = dyn_cast<LLVM::InlineAsmOp>(op)) {
+        failed |= checkInlineAsm(inlineAsm);
         return;
       }
       if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {

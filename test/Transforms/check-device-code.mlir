@@ -86,3 +86,22 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Inline assembly that names an operand it does not have ($N counts the
+// outputs, then the inputs; clobbers are not operands; $$ is a dollar).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: i32) kernel {
+      // Valid: one output ($0) and one input ($1), a clobber, a $$.
+      %a = llvm.inline_asm "add.u32 $0, $1, 1; // $$", "=r,r,~{memory}" %x : (i32) -> i32
+      %b = llvm.inline_asm "mov.u32 ${0}, %clock;", "=r" : () -> i32
+      // expected-error @+1 {{'llvm.inline_asm' op refers to operand $4294967296 in its assembly string, but has 1 operand (outputs and inputs, numbered from 0)}}
+      %c = llvm.inline_asm "mov.u32 $4294967296, %clock;", "=r" : () -> i32
+      // expected-error @+1 {{'llvm.inline_asm' op refers to operand ${2} in its assembly string, but has 2 operands}}
+      %d = llvm.inline_asm "add.u32 ${0}, ${1}, ${2};", "=r,r" %x : (i32) -> i32
+      gpu.return
+    }
+  }
+}

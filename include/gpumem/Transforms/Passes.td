@@ -196,6 +196,9 @@ def GPUMemCheckDeviceCodePass
       (no memory space, `1` or `#gpu.address_space<global>`) or workgroup
       memory. Any other space (`2`, `4`, `7`, a global `alloca`, ...) is an
       error: the allocation would silently not be what it looks like.
+    - an `llvm.inline_asm` whose assembly string refers to an operand it
+      does not have (`$4` with two operands): LLVM's assembly printers
+      abort on it.
 
     ```mlir
     gpu.launch ... {
