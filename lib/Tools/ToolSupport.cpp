@@ -4,13 +4,16 @@
 
 #include "gpumem/Tools/ToolSupport.h"
 
+#include "gpumem/Conversion/Passes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Pipelines/Pipelines.h"
 #include "gpumem/Support/HostCPU.h"
 #include "gpumem/Support/NVIDIATarget.h"
+#include "gpumem/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -18,7 +21,9 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 
 #include <chrono>
@@ -43,7 +48,7 @@ OwningOpRef<ModuleOp> gpumem::parseInput(StringRef file, MLIRContext &context,
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(file, &error);
   if (!buffer) {
-    llvm::errs() << "error: " << error << "\n";
+    reportToolError(error);
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
@@ -147,14 +152,63 @@ llvm::cl::OptionCategory &gpumem::getToolCategory() {
   return category;
 }
 
-void gpumem::initToolCommandLine() {
+/// The name option errors start with: the tool's.
+static std::string &toolName() {
+  static std::string name = "gpumem";
+  return name;
+}
+
+void gpumem::reportToolError(const llvm::Twine &message) {
+  llvm::errs() << toolName() << ": error: " << message << "\n";
+}
+
+/// Keeps --help to gpumem's options and LLVM's generic ones (--help,
+/// --version): the others are hidden, so that --help-hidden still lists
+/// them (llvm::cl::HideUnrelatedOptions alone would hide them from both).
+static void hideUnrelatedOptions() {
+  auto options = llvm::cl::getRegisteredOptions();
+  llvm::DenseMap<llvm::cl::Option *, llvm::cl::OptionHidden> before;
+  for (auto &entry : options)
+    before[entry.second] = entry.second->getOptionHiddenFlag();
+  llvm::cl::HideUnrelatedOptions(gpumem::getToolCategory());
+  for (auto &entry : options) {
+    llvm::cl::Option *option = entry.second;
+    if (option->getOptionHiddenFlag() == llvm::cl::ReallyHidden &&
+        before[option] != llvm::cl::ReallyHidden)
+      option->setHiddenFlag(llvm::cl::Hidden);
+  }
+}
+
+void gpumem::parseToolCommandLine(int argc, char **argv,
+                                  StringRef overview) {
+  toolName() = llvm::sys::path::filename(argv[0]).str();
+  // --mlir-print-ir-after=PASS and its kin name passes by argument: every
+  // pass the pipelines may run must be registered to be found.
+  registerAllPasses();
+  registerGPUMemPasses();
+  registerGPUMemConversionPasses();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "gpumem " << GPUMEM_VERSION << " (MLIR and LLVM "
        << LLVM_VERSION_STRING << ")\n";
   });
-  llvm::cl::HideUnrelatedOptions(getToolCategory());
+  hideUnrelatedOptions();
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (llvm::cl::ParseCommandLineOptions(argc, argv, overview, &errorStream))
+    return;
+  // LLVM's messages read "<tool>: <message>"; every line gets the form of
+  // the tools' own option errors.
+  SmallVector<StringRef> lines;
+  StringRef(errors).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string prefix = toolName() + ": ";
+  for (StringRef line : lines) {
+    line = line.trim();
+    line.consume_front(prefix);
+    reportToolError(line);
+  }
+  std::exit(2);
 }
 
 static const char *targetName(gpumem::Target target) {
@@ -169,6 +223,102 @@ static const char *targetName(gpumem::Target target) {
     return "vulkan";
   }
   return "?";
+}
+
+/// The checks --sanitize may name.
+static constexpr StringLiteral kSanitizerChecks[] = {"memcheck", "racecheck",
+                                                      "initcheck", "synccheck"};
+
+/// --sanitize's value, with no value meaning every check.
+static std::string sanitizeChecks(const gpumem::TargetOptions &options) {
+  std::string sanitize = options.sanitize.getValue();
+  if (options.sanitize.getNumOccurrences() && sanitize.empty())
+    sanitize = "memcheck,racecheck,initcheck,synccheck";
+  return sanitize;
+}
+
+/// --smem-report's value, with no value meaning the text report.
+static std::string smemReportFormat(const gpumem::TargetOptions &options) {
+  std::string report = options.smemReport.getValue();
+  if (options.smemReport.getNumOccurrences() && report.empty())
+    report = "text";
+  return report;
+}
+
+LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
+  StringRef name = options.target;
+  if (!llvm::is_contained({"cpu", "cuda", "cuda-emu", "vulkan", "auto"},
+                          name)) {
+    reportToolError("unknown --target '" + name +
+                      "'; expected cpu, cuda, cuda-emu, vulkan or auto");
+    return failure();
+  }
+  StringRef hostBuffers = options.hostBuffers;
+  if (!llvm::is_contained({"copy", "managed", "register", "none"},
+                          hostBuffers)) {
+    reportToolError("unknown --host-buffers '" + hostBuffers +
+                      "'; expected copy, managed, register or none");
+    return failure();
+  }
+  if (options.cpu != "host" && !isKnownHostCPU(options.cpu)) {
+    reportToolError("unknown --cpu '" + options.cpu +
+                      "' for this machine's target; for example x86-64, or "
+                      "host for this machine's CPU");
+    return failure();
+  }
+  std::string sanitize = sanitizeChecks(options);
+  SmallVector<StringRef> checks;
+  StringRef(sanitize).split(checks, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef check : checks) {
+    if (llvm::is_contained(kSanitizerChecks, check.trim()))
+      continue;
+    reportToolError("unknown --sanitize check '" + check.trim() +
+                      "'; expected memcheck, racecheck, initcheck or "
+                      "synccheck, comma-separated");
+    return failure();
+  }
+  std::string smemReport = smemReportFormat(options);
+  if (!smemReport.empty() && smemReport != "text" && smemReport != "json") {
+    reportToolError("unknown --smem-report '" + smemReport +
+                      "'; expected text or json");
+    return failure();
+  }
+  if (!options.chip.empty() && !lookupNVIDIAChip(options.chip)) {
+    reportToolError("unknown NVIDIA chip '" + options.chip +
+                      "' for --chip; for example sm_80 or sm_90");
+    return failure();
+  }
+  // The combinations need the target; "auto" resolves here only when
+  // another option depends on it.
+  bool dependsOnTarget = !options.chip.empty() || !sanitize.empty() ||
+                         options.subgroupSize != 32;
+  if (!dependsOnTarget)
+    return success();
+  FailureOr<Target> target = resolveTarget(options);
+  if (failed(target))
+    return failure();
+  if (*target != Target::Vulkan && options.subgroupSize != 32) {
+    reportToolError("--subgroup-size=" + Twine(options.subgroupSize.getValue()) +
+                      " is for --target=vulkan; the " + targetName(*target) +
+                      " target's warps have 32 lanes");
+    return failure();
+  }
+  if (!sanitize.empty() && *target != Target::CPU &&
+      *target != Target::CUDAEmu) {
+    reportToolError(Twine("--sanitize runs on the cpu and cuda-emu "
+                            "targets, not ") +
+                      targetName(*target) + "; use --target=cpu");
+    return failure();
+  }
+  if (!options.chip.empty() && *target != Target::CUDA &&
+      *target != Target::CUDAEmu) {
+    reportToolError("--chip=" + options.chip +
+                      " names an NVIDIA chip, for --target=cuda and "
+                      "cuda-emu; the " +
+                      targetName(*target) + " target has no chip");
+    return failure();
+  }
+  return success();
 }
 
 FailureOr<gpumem::Target>
@@ -187,52 +337,64 @@ gpumem::resolveTarget(const TargetOptions &options) {
       return Target::CUDA;
     return vulkanDeviceKind() == 2 ? Target::Vulkan : Target::CPU;
   }
-  llvm::errs() << "error: unknown --target '" << name
-               << "'; expected cpu, cuda, cuda-emu, vulkan or auto\n";
+  reportToolError("unknown --target '" + name +
+                    "'; expected cpu, cuda, cuda-emu, vulkan or auto");
   return failure();
+}
+
+std::string gpumem::formatSeconds(std::chrono::steady_clock::time_point start) {
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.3f s", seconds);
+  return text;
+}
+
+/// Prints `pm`'s pipeline one pass a line, nested pipelines indented, as
+/// "gpumem: pipeline any(" ... ")".
+static void printPipeline(PassManager &pm, llvm::raw_ostream &os) {
+  std::string text;
+  llvm::raw_string_ostream textStream(text);
+  pm.printAsTextualPipeline(textStream);
+  os << "gpumem: pipeline ";
+  // Breaks after '(' and ',' outside option braces, indenting by depth.
+  int depth = 0, braces = 0;
+  auto newline = [&] { os << "\n" << std::string(2 * depth, ' '); };
+  for (char c : text) {
+    if (c == '{')
+      ++braces;
+    else if (c == '}')
+      --braces;
+    if (braces > 0) {
+      os << c;
+      continue;
+    }
+    if (c == '(') {
+      os << c;
+      ++depth;
+      newline();
+    } else if (c == ')') {
+      --depth;
+      newline();
+      os << c;
+    } else if (c == ',') {
+      os << c;
+      newline();
+    } else {
+      os << c;
+    }
+  }
+  os << "\n";
 }
 
 LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                                        const TargetOptions &options,
                                        StringRef chip) {
+  // The values were checked by checkToolOptions.
   StringRef hostBuffers = options.hostBuffers;
-  if (!llvm::is_contained({"copy", "managed", "register", "none"},
-                          hostBuffers)) {
-    llvm::errs() << "error: unknown --host-buffers '" << hostBuffers
-                 << "'; expected copy, managed, register or none\n";
-    return failure();
-  }
-  if (options.cpu != "host" && !isKnownHostCPU(options.cpu)) {
-    llvm::errs() << "error: unknown --cpu '" << options.cpu
-                 << "' for this machine's target; for example x86-64, or "
-                    "host for this machine's CPU\n";
-    return failure();
-  }
-  if (target != Target::Vulkan && options.subgroupSize != 32) {
-    llvm::errs() << "error: --subgroup-size=" << options.subgroupSize
-                 << " is for --target=vulkan; the " << targetName(target)
-                 << " target's warps have 32 lanes\n";
-    return failure();
-  }
-  // --sanitize with no value: every check there is.
-  std::string sanitize = options.sanitize.getValue();
-  if (options.sanitize.getNumOccurrences() && sanitize.empty())
-    sanitize = "memcheck,racecheck,initcheck,synccheck";
-  if (!sanitize.empty() && target != Target::CPU && target != Target::CUDAEmu) {
-    llvm::errs() << "error: --sanitize runs on the cpu and cuda-emu targets, "
-                    "not "
-                 << targetName(target) << "; use --target=cpu\n";
-    return failure();
-  }
-  // --smem-report with no value: the text report.
-  std::string smemReport = options.smemReport.getValue();
-  if (options.smemReport.getNumOccurrences() && smemReport.empty())
-    smemReport = "text";
-  if (!smemReport.empty() && smemReport != "text" && smemReport != "json") {
-    llvm::errs() << "error: unknown --smem-report '" << smemReport
-                 << "'; expected text or json\n";
-    return failure();
-  }
+  std::string sanitize = sanitizeChecks(options);
+  std::string smemReport = smemReportFormat(options);
   // The options of the pipelines' shared front.
   auto setShared = [&](auto &pipelineOptions) {
     pipelineOptions.dynamicSharedBoundsChecks =
@@ -289,19 +451,12 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
       llvm::errs() << ", chip " << (chip.empty() ? "sm_90" : chip);
     llvm::errs() << "\n";
   }
-  if (options.printPipeline || options.verbose) {
-    llvm::errs() << "gpumem: pipeline ";
-    pm.printAsTextualPipeline(llvm::errs());
-    llvm::errs() << "\n";
-  }
+  if (options.printPipeline || options.verbose)
+    printPipeline(pm, llvm::errs());
   auto start = std::chrono::steady_clock::now();
   LogicalResult result = pm.run(module);
   if (options.verbose)
-    llvm::errs() << "gpumem: compiled in "
-                 << std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count()
-                 << " s\n";
+    llvm::errs() << "gpumem: compiled in " << formatSeconds(start) << "\n";
   return result;
 }
 
@@ -323,18 +478,18 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
   std::string chip = options.chip;
   if (target == Target::CUDA && runsHere) {
     if (!isCudaDeviceUsable()) {
-      llvm::errs() << "error: " << whyNoCudaDevice()
-                   << "; --target=cpu runs the program on CPU cores\n";
+      reportToolError(whyNoCudaDevice() +
+                      "; --target=cpu runs the program on CPU cores");
       return failure();
     }
     if (chip.empty())
       chip = detectCudaChip();
   }
   if (target == Target::Vulkan && runsHere && vulkanDeviceKind() == 0) {
-    llvm::errs() << "error: no Vulkan device found (gpumem's Vulkan runtime "
-                    "found no driver or no device; Debian's "
-                    "mesa-vulkan-drivers gives one on any machine); "
-                    "--target=cpu runs the program on CPU cores\n";
+    reportToolError("no Vulkan device found (gpumem's Vulkan runtime found "
+                    "no driver or no device; Debian's mesa-vulkan-drivers "
+                    "gives one on any machine); --target=cpu runs the "
+                    "program on CPU cores");
     return failure();
   }
   return compileForTarget(*module, target, options, chip);
@@ -346,8 +501,8 @@ gpumem::runtimeLibraries(Target target, const char *argv0,
   llvm::SmallString<256> runtime(runtimeDirectory(argv0));
   llvm::sys::path::append(runtime, runtimeLibraryName(target));
   if (!llvm::sys::fs::exists(runtime)) {
-    llvm::errs() << "error: the " << targetName(target) << " runtime "
-                 << runtime << " was not found\n";
+    reportToolError(Twine("the ") + targetName(target) + " runtime " +
+                    runtime + " was not found");
     return failure();
   }
   llvm::SmallString<256> utils(runtimeDirectory(argv0));

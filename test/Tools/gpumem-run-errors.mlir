@@ -1,15 +1,17 @@
-// Every gpumem-run error is one message and exit code 1.
+// Every gpumem-run error is one message: option errors read
+// "gpumem-run: error: ..." and exit with 2 (test/Tools/option-errors.test),
+// the others exit with 1.
 
 // RUN: not gpumem-run --target=tpu %s 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: unknown --target 'tpu'; expected cpu, cuda, cuda-emu, vulkan or auto
+// TARGET: gpumem-run: error: unknown --target 'tpu'; expected cpu, cuda, cuda-emu, vulkan or auto
 
 // RUN: not gpumem-run --target=cpu --subgroup-size=8 %s 2>&1 | FileCheck %s --check-prefix=SUBGROUP
-// SUBGROUP: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes
+// SUBGROUP: gpumem-run: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes
 
 // RUN: not gpumem-run --target=vulkan --sanitize %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-TARGET
-// SANITIZE-TARGET: error: --sanitize runs on the cpu and cuda-emu targets, not vulkan; use --target=cpu
+// SANITIZE-TARGET: gpumem-run: error: --sanitize runs on the cpu and cuda-emu targets, not vulkan; use --target=cpu
 // RUN: not gpumem-run --target=cpu --sanitize=bounds %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-UNKNOWN
-// SANITIZE-UNKNOWN: oob-row.mlir:{{[0-9]+}}:3: error: unknown sanitizer check 'bounds'; expected memcheck, racecheck, initcheck or synccheck
+// SANITIZE-UNKNOWN: gpumem-run: error: unknown --sanitize check 'bounds'; expected memcheck, racecheck, initcheck or synccheck, comma-separated
 
 // RUN: not gpumem-run --target=cpu -e nothing %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: gpumem-run-errors.mlir:{{[0-9]+}}:1: error: the program has no function @nothing to run
@@ -21,7 +23,7 @@
 // RESULT: gpumem-run: error: unknown --entry-point-result 'f16'; expected void, i32, i64 or f32
 
 // RUN: not gpumem-run --target=cpu %S/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+// MISSING: gpumem-run: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
 
 // A compile error is located in the program, with its source line.
 // RUN: not gpumem-run --target=cpu %S/Inputs/host-alloc.mlir 2>&1 | FileCheck %s --check-prefix=COMPILE
@@ -51,7 +53,7 @@
 // A CPU name LLVM does not know is an error before anything compiles.
 // RUN: not gpumem-run --target=cpu --cpu=skylakee %s 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not gpumem-compile --target=cpu --cpu=skylakee %s -o %t 2>&1 | FileCheck %s --check-prefix=CPU
-// CPU: error: unknown --cpu 'skylakee' for this machine's target; for example x86-64, or host for this machine's CPU
+// CPU: {{gpumem-(run|compile)}}: error: unknown --cpu 'skylakee' for this machine's target; for example x86-64, or host for this machine's CPU
 // CPU-NOT: LLVM ERROR
 // CPU-NOT: not a recognized processor
 

@@ -46,7 +46,7 @@ static llvm::cl::opt<std::string> outputFile("o",
 static gpumem::TargetOptions targetOptions;
 
 static int fail(const llvm::Twine &message) {
-  llvm::errs() << "gpumem-compile: error: " << message << "\n";
+  gpumem::reportToolError(message);
   return 1;
 }
 
@@ -145,10 +145,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  gpumem::initToolCommandLine();
-  llvm::cl::ParseCommandLineOptions(
+  gpumem::parseToolCommandLine(
       argc, argv,
       "gpumem-compile: compile a gpu dialect program into an executable\n");
+  if (failed(gpumem::checkToolOptions(targetOptions)))
+    return 2;
 
   gpumem::ToolProgram program;
   if (failed(program.load(inputFile, targetOptions, /*runsHere=*/false)))

@@ -6,7 +6,8 @@
 //
 // The program's own output is the only thing on stdout. Every compile error
 // is a located diagnostic on stderr and exit code 1; run-time errors are
-// reported by the gpumem runtime, also with exit code 1.
+// reported by the gpumem runtime, also with exit code 1; option errors read
+// "gpumem-run: error: ..." and exit with 2.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
@@ -102,17 +103,19 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
-  gpumem::initToolCommandLine();
-  llvm::cl::ParseCommandLineOptions(
+  gpumem::parseToolCommandLine(
       argc, argv,
-      "gpumem-run: compile a gpu dialect program and run it on CPU cores or "
-      "an NVIDIA GPU\n");
+      "gpumem-run: compile a gpu dialect program and run it on CPU cores, an "
+      "NVIDIA GPU or a Vulkan device\n");
   if (!llvm::is_contained({"void", "i32", "i64", "f32"},
                           entryPointResult.getValue())) {
-    llvm::errs() << "gpumem-run: error: unknown --entry-point-result '"
-                 << entryPointResult << "'; expected void, i32, i64 or f32\n";
-    return 1;
+    gpumem::reportToolError("unknown --entry-point-result '" +
+                            entryPointResult + "'; expected void, i32, i64 "
+                                               "or f32");
+    return 2;
   }
+  if (failed(gpumem::checkToolOptions(targetOptions)))
+    return 2;
 
   gpumem::ToolProgram program;
   if (failed(program.load(inputFile, targetOptions, /*runsHere=*/true)))
@@ -167,10 +170,6 @@ int main(int argc, char **argv) {
   (*engine)->initialize();
   bool ran = succeeded(runEntryPoint(**engine));
   if (targetOptions.verbose)
-    llvm::errs() << "gpumem: ran in "
-                 << std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count()
-                 << " s\n";
+    llvm::errs() << "gpumem: ran in " << gpumem::formatSeconds(start) << "\n";
   return ran ? 0 : 1;
 }

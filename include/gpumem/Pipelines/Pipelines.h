@@ -17,9 +17,10 @@ class OpPassManager;
 namespace gpumem {
 
 /// The NVIDIA passes of the device lowering that `test-omit-pass` may name.
-constexpr const char *kOmittableNVIDIAPasses =
-    "gpumem-read-dynamic-shared-size-nvvm, gpumem-rewrite-shuffle-up-for-nvvm, "
-    "gpumem-promote-printf-args-for-nvvm, gpumem-finalize-nvvm-shared-memory";
+#define GPUMEM_OMITTABLE_NVIDIA_PASSES                                         \
+  "gpumem-read-dynamic-shared-size-nvvm, gpumem-rewrite-shuffle-up-for-nvvm, " \
+  "gpumem-promote-printf-args-for-nvvm, gpumem-finalize-nvvm-shared-memory"
+constexpr const char *kOmittableNVIDIAPasses = GPUMEM_OMITTABLE_NVIDIA_PASSES;
 
 /// The options both pipelines take, for their shared front.
 template <typename Derived>
@@ -137,9 +138,10 @@ struct CudaEmuPipelineOptions
       llvm::cl::init(true)};
   PassOptions::Option<std::string> omitPass{
       *this, "test-omit-pass",
+      // A literal: cl::desc keeps a reference, never a copy.
       llvm::cl::desc("For testing the tests only: leave one of gpumem's NVIDIA "
-                     "passes out of the device lowering (" +
-                     std::string(kOmittableNVIDIAPasses) + ")"),
+                     "passes out of the device lowering "
+                     "(" GPUMEM_OMITTABLE_NVIDIA_PASSES ")"),
       llvm::cl::init("")};
 };
 

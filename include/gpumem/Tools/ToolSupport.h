@@ -16,6 +16,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <chrono>
 #include <string>
 
 namespace gpumem {
@@ -29,11 +30,21 @@ enum class Target { CPU, CUDA, CUDAEmu, Vulkan };
 /// generic ones); `--help-hidden` lists MLIR's and LLVM's too.
 llvm::cl::OptionCategory &getToolCategory();
 
-/// Before ParseCommandLineOptions: registers MLIR's pass manager and timing
-/// options (--mlir-timing, --mlir-print-ir-after-all, ...), the version
-/// printer (--version names gpumem and LLVM) and keeps --help to
-/// gpumem's options.
-void initToolCommandLine();
+/// Parses the tool's command line after registering MLIR's pass manager and
+/// timing options (--mlir-timing, --mlir-print-ir-after=PASS, ...) and every
+/// pass they may name, the version printer (--version names gpumem and
+/// LLVM); --help lists gpumem's options, --help-hidden MLIR's and LLVM's
+/// too. An option error is printed as "<tool>: error: ..." and the process
+/// exits with 2.
+void parseToolCommandLine(int argc, char **argv, llvm::StringRef overview);
+
+/// Prints "<tool>: error: `message`" on stderr, the form of every error
+/// that has no place in the input: options, devices, files (the tool's name
+/// comes from parseToolCommandLine).
+void reportToolError(const llvm::Twine &message);
+
+/// The seconds since `start`, as "0.123 s".
+std::string formatSeconds(std::chrono::steady_clock::time_point start);
 
 /// The command-line options both tools take; construct one as a static.
 struct TargetOptions {
@@ -124,6 +135,11 @@ mlir::DialectRegistry createToolRegistry();
 mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::StringRef file,
                                              mlir::MLIRContext &context,
                                              llvm::SourceMgr &sourceMgr);
+
+/// Checks the options' values and their combinations with the target named
+/// by `options` (resolved first when it is "auto"), before any input is
+/// read; failure after a reportToolError. Tools exit with 2 on failure.
+mlir::LogicalResult checkToolOptions(const TargetOptions &options);
 
 /// The target named by `options`, resolving "auto".
 mlir::FailureOr<Target> resolveTarget(const TargetOptions &options);
