@@ -49,6 +49,7 @@
 #include <cstring>
 #include <unistd.h>
 #include <csignal>
+#include <sys/mman.h>
 
 using namespace gpumem::cpu;
 using boost::context::detail::jump_fcontext;
@@ -195,8 +196,46 @@ constexpr GPUMemRuntimeServices services = {
 
 BlockRunner::BlockRunner(size_t stackBytes) : stacks(stackBytes) {}
 
+void BlockRunner::mapArena(const LaunchInfo &info, size_t bytes) {
+  unmapArena();
+  arenaCapacity = alignTo(std::max<size_t>(bytes, GPUMEM_ARENA_ALIGNMENT),
+                          GPUMEM_ARENA_ALIGNMENT);
+  // A redzone after the capacity: an access a little past the block's
+  // shared memory lands in the arena, where --sanitize finds it. Around
+  // both, inaccessible guards: a wild access faults (a located kernel
+  // fault report) instead of corrupting the runtime's heap.
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  size_t used = arenaCapacity + kArenaRedzone;
+  size_t body = alignTo(used, page);
+  arenaMappingBytes = 2 * kArenaGuard + body;
+  void *mapping = mmap(nullptr, arenaMappingBytes, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED ||
+      mprotect(static_cast<char *>(mapping) + kArenaGuard, body,
+               PROT_READ | PROT_WRITE) != 0) {
+    if (mapping != MAP_FAILED)
+      munmap(mapping, arenaMappingBytes);
+    arenaMappingBytes = 0;
+    fatal("kernel '%s': out of memory allocating %zu bytes of workgroup "
+          "memory",
+          nameOf(info.kernel), bytes);
+  }
+  arenaMapping = static_cast<char *>(mapping);
+  // The redzone ends at the trailing guard (both are multiples of the
+  // arena's alignment, which divides the page size).
+  arena = arenaMapping + kArenaGuard + body - used;
+}
+
+void BlockRunner::unmapArena() {
+  if (arenaMapping)
+    munmap(arenaMapping, arenaMappingBytes);
+  arenaMapping = arena = nullptr;
+  arenaMappingBytes = 0;
+  arenaCapacity = 0;
+}
+
 BlockRunner::~BlockRunner() {
-  std::free(arena);
+  unmapArena();
   for (Frame &frame : frames)
     std::free(frame.memory);
 }
@@ -206,19 +245,8 @@ void BlockRunner::prepare(const LaunchInfo &info) {
   deviceRange = ShadowedRange();
   launch = &info;
   size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
-  if (arenaBytes > arenaCapacity || !arena) {
-    std::free(arena);
-    arenaCapacity = alignTo(std::max<size_t>(arenaBytes, GPUMEM_ARENA_ALIGNMENT),
-                            GPUMEM_ARENA_ALIGNMENT);
-    // A redzone after the capacity: an access a little past the block's
-    // shared memory lands in the arena, where --sanitize finds it.
-    arena = static_cast<char *>(std::aligned_alloc(
-        GPUMEM_ARENA_ALIGNMENT, arenaCapacity + kArenaRedzone));
-    if (!arena)
-      fatal("kernel '%s': out of memory allocating %zu bytes of workgroup "
-            "memory",
-            nameOf(info.kernel), arenaBytes);
-  }
+  if (arenaBytes > arenaCapacity || !arena)
+    mapArena(info, arenaBytes);
 
   GPUMemThreadContext base = {};
   for (int d = 0; d < 3; ++d) {
@@ -892,9 +920,26 @@ void BlockRunner::reportFault(int signal, const void *address) const {
     what = "SIGBUS: bad memory access";
   else if (signal == SIGFPE)
     what = "SIGFPE: integer division by zero or overflow";
-  char at[64] = "";
-  if (signal == SIGSEGV || signal == SIGBUS)
-    std::snprintf(at, sizeof(at), " at %p", address);
+  char at[160] = "";
+  if (signal == SIGSEGV || signal == SIGBUS) {
+    // In a guard of the arena: name it as the workgroup memory it missed.
+    uintptr_t where = uintptr_t(address), begin = uintptr_t(arena),
+              end = begin + arenaCapacity + kArenaRedzone;
+    if (arena && where >= end && where < end + kArenaGuard)
+      std::snprintf(at, sizeof(at),
+                    " at %p, %zu bytes past the block's %lld bytes of "
+                    "workgroup memory",
+                    address, size_t(where - begin) -
+                                 size_t(launch->staticBytes +
+                                        launch->dynamicBytes),
+                    (long long)(launch->staticBytes + launch->dynamicBytes));
+    else if (arena && where < begin && where >= begin - kArenaGuard)
+      std::snprintf(at, sizeof(at),
+                    " at %p, %zu bytes before the block's workgroup memory",
+                    address, size_t(begin - where));
+    else
+      std::snprintf(at, sizeof(at), " at %p", address);
+  }
   const char *launchAt = gpumem::runtime::currentLaunchLocation();
   // runBlocks runs the block's threads together (vectorized, the thread id
   // kept in registers): only the block is known.

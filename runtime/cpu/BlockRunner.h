@@ -216,9 +216,17 @@ private:
                                    const char *location) const;
 
   const LaunchInfo *launch = nullptr;
+  /// Maps the arena for `bytes` of workgroup memory, between guards.
+  void mapArena(const LaunchInfo &info, size_t bytes);
+  void unmapArena();
+
   /// Bytes after the arena's capacity that no block uses.
   static constexpr size_t kArenaRedzone = 1024;
+  /// Inaccessible bytes before and after the arena (address space only).
+  static constexpr size_t kArenaGuard = size_t(16) << 20;
   char *arena = nullptr;
+  char *arenaMapping = nullptr;
+  size_t arenaMappingBytes = 0;
   /// What --sanitize knows of the arena's bytes; sized by the first
   /// instrumented access.
   SharedMemoryShadow shadow;

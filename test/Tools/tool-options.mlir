@@ -6,6 +6,12 @@
 // RUN: gpumem-compile --version | FileCheck %s --check-prefix=VERSION
 // VERSION: gpumem {{[0-9]+\.[0-9]+\.[0-9]+}} (MLIR and LLVM 22.
 
+// --help of every tool prints all it has (in the sanitizer build of make
+// test too, where reading a freed description aborts).
+// RUN: gpumem-opt --help | FileCheck %s --check-prefix=OPT-HELP
+// RUN: gpumem-compile --help | FileCheck %s --check-prefix=HELP
+// RUN: gpumem-run --help-hidden | FileCheck %s --check-prefix=HELP
+// OPT-HELP: test-omit-pass{{.*}}(gpumem-read-dynamic-shared-size-nvvm, gpumem-rewrite-shuffle-up-for-nvvm, gpumem-promote-printf-args-for-nvvm, gpumem-finalize-nvvm-shared-memory)
 // RUN: gpumem-run --help | FileCheck %s --check-prefix=HELP
 // HELP: gpumem options:
 // HELP: --target=<string>
