@@ -24,7 +24,14 @@ Algorithm:
      the first gpumem/mlir stack frame, or "timeout"); the shortest mutant
      of each is saved in --out as <kind>-<n>.mlir (program-run-<n>.mlir)
      with its command on top.
-  5. Prints a summary; exits 1 if there was any finding, else 0.
+  5. An "unlocated" error is a finding too: an `error:` line without a
+     `file:line:col:` prefix (`<unknown>:0: error:`, `loc(...): error:`, a
+     bare `error:` or `gpumem-run: error:` from a pass manager or tool), in
+     a run that did not crash; for gpumem-run only what it printed before
+     it started the program counts. They are grouped by command kind plus
+     the first such message with numbers, quoted names, @symbols and
+     %values normalized, and saved as unlocated-<kind>-<n>.mlir.
+  6. Prints a summary; exits 1 if there was any finding, else 0.
 
 Usage: scripts/fuzz.py --build build --seed N --seconds S [--jobs J] [--out DIR]
 """
@@ -224,16 +231,42 @@ HEAP_RE = re.compile(r"^(free|malloc|realloc|munmap_chunk|corrupted|double "
 RUNNING = "gpumem: running @main"
 
 
+# A diagnostic line: PREFIX error: MESSAGE. It is located when PREFIX is
+# `file:line:col: ` (MLIR's `<unknown>:0:` and `loc(...)` prefixes are not).
+ERROR_RE = re.compile(r"^(\S*?:? ?|loc\(.*\): )error: (.*)$", re.M)
+LOCATED_RE = re.compile(r"^(?!<unknown>)[^\s:]+:\d+:\d+: $")
+
+
+def unlocated_error(output):
+    """The first error diagnostic without a source location, normalized to a
+    signature (numbers -> N, 'names' and "names" -> '_', @sym -> @S,
+    %value -> %V), or None."""
+    for prefix, message in ERROR_RE.findall(output):
+        if LOCATED_RE.match(prefix):
+            continue
+        message = re.sub(r"\S*/mutant-\d+\.mlir", "MUTANT", message)
+        message = re.sub(r"'[^']*'", "'_'", message)
+        message = re.sub(r'"[^"]*"', '"_"', message)
+        message = re.sub(r"@[\w$.-]+", "@S", message)
+        message = re.sub(r"%[\w$.#-]+", "%V", message)
+        message = re.sub(r"\b\d+\b", "N", message)
+        prefix = "loc(...): " if prefix.startswith("loc(") else prefix
+        return (prefix + "error: " + message)[:200]
+    return None
+
+
 def classify(kind, rc, output):
-    """(category, signature): category None for a normal run or error,
-    "finding" for a tool crash or hang, "program" for a fault of the mutated
-    program (gpumem-run had started it)."""
+    """(category, signature): category None for a normal run or located
+    error, "finding" for a tool crash or hang, "unlocated" for an error
+    without a source location, "program" for a fault of the mutated program
+    (gpumem-run had started it)."""
     program = kind == "run" and RUNNING in output
     if rc == "timeout":
         return ("program" if program else "finding"), "timeout"
     crashed = rc < 0 or rc >= 128
     if not crashed and not any(m in output for m in CRASH_MARKERS):
-        return None, None
+        unlocated = unlocated_error(output.split(RUNNING)[0])
+        return ("unlocated", unlocated) if unlocated else (None, None)
     if program:
         heap = HEAP_RE.search(output)
         return "program", (heap.group(0).strip()[:200] if heap else
@@ -384,7 +417,10 @@ def main():
     print("program faults at run time (undefined behaviour of the mutant, "
           "not findings): %d" % count("program"))
     report(groups, "program", out_dir, prefix="program-")
-    return 1 if count("finding") else 0
+    print("errors without a source location (findings): %d"
+          % count("unlocated"))
+    report(groups, "unlocated", out_dir, prefix="unlocated-")
+    return 1 if count("finding") or count("unlocated") else 0
 
 
 if __name__ == "__main__":
