@@ -631,6 +631,8 @@ static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
 FailureOr<DictionaryAttr>
 gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
                                      bool checkLoopCompletion) {
+  if (failed(liftGPUFuncControlFlow(module)))
+    return failure();
   inlineDeviceFunctions(module);
   workgroupGlobalsToAttributions(module);
   if (failed(checkSupportedOps(module)))

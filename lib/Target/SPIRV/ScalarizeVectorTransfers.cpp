@@ -8,7 +8,9 @@
 //   transfer_write: memref.store (vector.extract %v[k]), and when the
 //     dimension is not known in bounds, inside scf.if (index + k < dim);
 //   transfer_read: memref.load, or the padding value outside the bounds,
-//     then vector.from_elements.
+//     then vector.from_elements;
+//   vector.load and vector.store (in bounds by definition) of a 1-D vector
+//     the same way, without guards.
 // Masked transfers, other permutation maps and tensors are left alone
 // (the conversion then names them). With them come folds that make the
 // vectors of typical kernels (build a row, convert it, write it out)
@@ -117,6 +119,61 @@ struct ScalarizeTransferRead : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// The indices of element k of a 1-D vector.load or vector.store at
+/// `indices`: k added to the last.
+SmallVector<Value> shiftLast(PatternRewriter &rewriter, Location loc,
+                             ValueRange indices, int64_t k) {
+  SmallVector<Value> shifted(indices);
+  if (k)
+    shifted.back() = arith::AddIOp::create(
+        rewriter, loc, shifted.back(),
+        arith::ConstantIndexOp::create(rewriter, loc, k));
+  return shifted;
+}
+
+struct ScalarizeVectorLoad : OpRewritePattern<vector::LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType vector = op.getVectorType();
+    if (vector.getRank() != 1 || vector.isScalable() ||
+        op.getMemRefType().getRank() < 1 ||
+        vector.getElementType() != op.getMemRefType().getElementType())
+      return failure();
+    SmallVector<Value> elements;
+    for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k)
+      elements.push_back(memref::LoadOp::create(
+          rewriter, op.getLoc(), op.getBase(),
+          shiftLast(rewriter, op.getLoc(), op.getIndices(), k)));
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vector, elements);
+    return success();
+  }
+};
+
+struct ScalarizeVectorStore : OpRewritePattern<vector::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::StoreOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType vector = op.getVectorType();
+    if (vector.getRank() != 1 || vector.isScalable() ||
+        op.getMemRefType().getRank() < 1 ||
+        vector.getElementType() != op.getMemRefType().getElementType())
+      return failure();
+    Location loc = op.getLoc();
+    for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k) {
+      Value element = vector::ExtractOp::create(rewriter, loc,
+                                                op.getValueToStore(),
+                                                ArrayRef<int64_t>{k});
+      memref::StoreOp::create(rewriter, loc, element, op.getBase(),
+                              shiftLast(rewriter, loc, op.getIndices(), k));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// vector.extract %r[k] of an elementwise op's 1-D result as the op on
 /// element k of its operands, so vectors built, converted and written
 /// element by element fold away.
@@ -157,7 +214,8 @@ void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ScalarizeTransferWrite, ScalarizeTransferRead,
-               ExtractOfElementwise>(context);
+               ScalarizeVectorLoad, ScalarizeVectorStore, ExtractOfElementwise>(
+      context);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);
 }

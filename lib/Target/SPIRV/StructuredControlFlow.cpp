@@ -1,6 +1,8 @@
 //===----------------------------------------------------------------------===//
 // Control flow shaped for upstream's SPIR-V conversion, which shaders need
-// structured: lift-cf-to-scf leaves scf.index_switch (made an if chain
+// structured: branches in gpu.func bodies (an early gpu.return) are lifted
+// to scf with upstream's CFG-to-SCF transformation, which lift-cf-to-scf
+// applies to func.func only; lift-cf-to-scf leaves scf.index_switch (made an if chain
 // here), scf.if with yield-only regions becomes arith.select (upstream
 // would branch twice to one block), and a terminator reaching one block
 // twice gets a forwarding block per extra edge (OpPhi names predecessor
@@ -9,8 +11,12 @@
 
 #include "StructuredControlFlow.h"
 
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CFGToSCF.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -82,6 +88,39 @@ struct IndexSwitchToIfs : OpRewritePattern<scf::IndexSwitchOp> {
 /// predecessor blocks, so a terminator reaching one block twice (cf.switch
 /// cases or both arms of cf.cond_br) would make invalid SPIR-V. The second
 /// and later edges go through a new block that only branches on.
+namespace {
+/// Upstream's lifting, with gpu.return where a gpu.func needs a terminator
+/// for a path that never returns (upstream's makes a func.return).
+struct GPUFuncControlFlowToSCF : ControlFlowToSCFTransformation {
+  FailureOr<Operation *> createUnreachableTerminator(Location loc,
+                                                     OpBuilder &builder,
+                                                     Region &region) override {
+    auto func = dyn_cast<gpu::GPUFuncOp>(region.getParentOp());
+    if (!func)
+      return ControlFlowToSCFTransformation::createUnreachableTerminator(
+          loc, builder, region);
+    SmallVector<Value> poison;
+    for (Type type : func.getFunctionType().getResults())
+      poison.push_back(ub::PoisonOp::create(builder, loc, type));
+    return gpu::ReturnOp::create(builder, loc, poison).getOperation();
+  }
+};
+} // namespace
+
+LogicalResult gpumem::vulkan::liftGPUFuncControlFlow(gpu::GPUModuleOp module) {
+  GPUFuncControlFlowToSCF transformation;
+  for (auto func : module.getOps<gpu::GPUFuncOp>()) {
+    if (func.getBody().hasOneBlock())
+      continue;
+    DominanceInfo dominance(func);
+    if (failed(transformCFGToSCF(func.getBody(), transformation, dominance)))
+      return func.emitOpError()
+             << "has branches that cannot be made structured control flow, "
+                "which SPIR-V needs";
+  }
+  return success();
+}
+
 void gpumem::vulkan::splitRepeatedEdges(gpu::GPUModuleOp module) {
   SmallVector<Operation *> terminators;
   module.walk([&](Operation *op) {

@@ -14,6 +14,10 @@ class RewritePatternSet;
 
 namespace gpumem::vulkan {
 
+/// Lifts the branches of every gpu.func of `module` (an early gpu.return) to
+/// scf ops; fails after a located error where that is impossible.
+mlir::LogicalResult liftGPUFuncControlFlow(mlir::gpu::GPUModuleOp module);
+
 /// scf.index_switch as a chain of scf.if, and scf.if's canonicalizations
 /// (yield-only regions become arith.select). Rewrite patterns.
 void populateStructuredControlFlowPatterns(mlir::RewritePatternSet &patterns);
