@@ -36,6 +36,7 @@
 #include "VulkanDiagnostics.h"
 #include "StructuredControlFlow.h"
 #include "VulkanKernelRecords.h"
+#include "WorkgroupBufferChoices.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 #include "gpumem/Conversion/Passes.h"
 
@@ -664,6 +665,11 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
       return module.emitError()
              << "control flow and vector transfers did not settle";
   }
+  // Workgroup buffers chosen by control flow become indices, before loops
+  // get their checks (which copy the loops' types).
+  for (auto kernel : module.getOps<gpu::GPUFuncOp>())
+    if (kernel.isKernel() && failed(chooseWorkgroupBuffersByIndex(kernel)))
+      return failure();
   // Last, so that the loops the patterns made are checked too.
   if (checkLoopCompletion)
     checkLoopsComplete(module);

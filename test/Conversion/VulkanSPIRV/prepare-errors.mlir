@@ -143,3 +143,35 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A workgroup memref chosen by control flow must be one of the kernel's
+// workgroup buffers of its type (here one is a view of another).
+gpu.module @m {
+  gpu.func @k(%c: i1) workgroup(%a: memref<8xi32, 3>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %v = memref.subview %a[4] [4] [1] : memref<8xi32, 3> to memref<4xi32, strided<[1], offset: 4>, 3>
+    %w = memref.subview %a[4] [4] [1] : memref<8xi32, 3> to memref<4xi32, strided<[1], offset: 4>, 3>
+    // expected-error @below {{'arith.select' op passes a workgroup memref through control flow that is not one of the kernel's workgroup buffers of type 'memref<4xi32, strided<[1], offset: 4>, 3>'; the vulkan target can choose only between such buffers}}
+    %m = arith.select %c, %v, %w : memref<4xi32, strided<[1], offset: 4>, 3>
+    %c0 = arith.constant 0 : index
+    %l = memref.load %m[%c0] : memref<4xi32, strided<[1], offset: 4>, 3>
+    memref.store %l, %a[%c0] : memref<8xi32, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// Accesses through a chosen workgroup buffer are loads, stores and atomics.
+gpu.module @m {
+  gpu.func @k(%c: i1, %x: memref<4xi32>) workgroup(%a: memref<8xi32, 3>, %b: memref<8xi32, 3>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %m = arith.select %c, %a, %b : memref<8xi32, 3>
+    // expected-error @below {{'memref.subview' op uses a workgroup buffer chosen by control flow, which the vulkan target supports for loads, stores and atomics only}}
+    %v = memref.subview %m[4] [4] [1] : memref<8xi32, 3> to memref<4xi32, strided<[1], offset: 4>, 3>
+    %l = memref.load %v[%c0] : memref<4xi32, strided<[1], offset: 4>, 3>
+    memref.store %l, %x[%c0] : memref<4xi32>
+    gpu.return
+  }
+}

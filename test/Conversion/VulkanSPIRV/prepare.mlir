@@ -262,3 +262,30 @@ gpu.module @loops attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1
     gpu.return
   }
 }
+
+// Workgroup buffers chosen by arith.select (what scf.if becomes) are
+// indices: a store runs in an scf.if per candidate, a load reads both and
+// selects.
+// CHECK-LABEL: gpu.module @choices
+// CHECK: workgroup(%[[A:.*]] : memref<4xi32, 3>, %[[B:.*]] : memref<4xi32, 3>)
+// CHECK: %[[WHICH:.*]] = arith.select %{{.*}}, %[[C0:.*]], %[[C1:.*]] : index
+// CHECK: %[[IS_A:.*]] = arith.cmpi eq, %[[WHICH]], %[[C0]] : index
+// CHECK: scf.if %[[IS_A]] {
+// CHECK:   memref.store %{{.*}}, %[[A]][
+// CHECK: } else {
+// CHECK:   memref.store %{{.*}}, %[[B]][
+// CHECK: %[[LA:.*]] = memref.load %[[A]][
+// CHECK: %[[LB:.*]] = memref.load %[[B]][
+// CHECK: %[[IS_B:.*]] = arith.cmpi eq, %[[WHICH]], %[[C1]] : index
+// CHECK: arith.select %[[IS_B]], %[[LB]], %[[LA]] : i32
+gpu.module @choices attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], []>, #spirv.resource_limits<>>} {
+  gpu.func @k(%c: i1, %x: memref<4xi32>) workgroup(%a: memref<4xi32, 3>, %b: memref<4xi32, 3>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 7 : i32
+    %m = arith.select %c, %a, %b : memref<4xi32, 3>
+    memref.store %v, %m[%c0] : memref<4xi32, 3>
+    %l = memref.load %m[%c0] : memref<4xi32, 3>
+    memref.store %l, %x[%c0] : memref<4xi32>
+    gpu.return
+  }
+}
