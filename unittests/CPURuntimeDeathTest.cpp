@@ -32,15 +32,17 @@ protected:
 TEST_F(CPURuntimeDeathTest, BlockOf1025Threads) {
   EXPECT_EXIT(launch("empty", {1, 1, 1}, {1025, 1, 1}), ExitedWithCode(1),
               R"(^gpumem: error: kernel 'empty': a block of 1025 x 1 x 1 = )"
-              R"(1025 threads exceeds the limit of 1024
+              R"(1025 threads; the cpu target allows at most 1024 threads )"
+              R"(per block
 $)");
   EXPECT_EXIT(launch("reduce", {4, 1, 1}, {32, 32, 2}), ExitedWithCode(1),
-              R"(kernel 'reduce': a block of 32 x 32 x 2 = 2048 threads )"
-              R"(exceeds the limit of 1024)");
+              R"(kernel 'reduce': a block of 32 x 32 x 2 = 2048 threads; the )"
+              R"(cpu target allows at most 1024 threads per block)");
   EXPECT_EXIT(launch("empty", {1, 1, 1}, {1LL << 40, 1LL << 40, 1 << 20}),
               ExitedWithCode(1),
               R"(a block of 1099511627776 x 1099511627776 x 1048576 = more )"
-              R"(than 2\^63 threads exceeds the limit of 1024)");
+              R"(than 2\^63 threads; the cpu target allows at most 1024 )"
+              R"(threads per block)");
 }
 
 TEST_F(CPURuntimeDeathTest, NonPositiveDimensions) {

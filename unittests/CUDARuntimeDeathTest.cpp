@@ -175,7 +175,12 @@ TEST_F(CUDARuntimeInitDeathTest, FirstUseSetsUpDeviceZero) {
     require(setup ==
                 std::vector<std::string>{
                     "cuInit", "cuDeviceGetCount", "cuDeviceGet",
-                    "cuDevicePrimaryCtxRetain", "cuDeviceGetAttribute",
+                    "cuDevicePrimaryCtxRetain",
+                    // Compute capability, shared memory, launch limits.
+                    "cuDeviceGetAttribute", "cuDeviceGetAttribute",
+                    "cuDeviceGetAttribute", "cuDeviceGetAttribute",
+                    "cuDeviceGetAttribute", "cuDeviceGetAttribute",
+                    "cuDeviceGetAttribute", "cuDeviceGetAttribute",
                     "cuDeviceGetAttribute", "cuDeviceGetAttribute",
                     "cuCtxSetCurrent", "cuMemAlloc_v2"},
             "the calls of the first use");
@@ -370,12 +375,30 @@ TEST_F(CUDARuntimeDeathTest, LaunchFails) {
       R"(\(grid 4x4x1, block 16x16x1, 2048 bytes of dynamic shared memory\): )"
       R"(CUDA_ERROR_INVALID_VALUE: invalid argument
 $)");
-  // The fake driver rejects a block of 2048 threads, as drivers do.
+}
+
+// The device's limits are checked before the driver is asked, which would
+// answer CUDA_ERROR_INVALID_VALUE alone: each error names the limit.
+TEST_F(CUDARuntimeDeathTest, LaunchBeyondTheDeviceLimits) {
   EXPECT_EXIT(launch("wide_kernel", 1, 1, 1, 1024, 2, 1, 0), ExitedWithCode(1),
-              R"(^gpumem: error: cuLaunchKernel failed for kernel )"
-              R"('wide_kernel' \(grid 1x1x1, block 1024x2x1, 0 bytes of )"
-              R"(dynamic shared memory\): CUDA_ERROR_INVALID_VALUE: invalid )"
-              R"(argument
+              R"(^gpumem: error: kernel 'wide_kernel': a block of 1024 x 2 x )"
+              R"(1 = 2048 threads; the device allows at most 1024 threads per )"
+              R"(block
+$)");
+  EXPECT_EXIT(launch("deep_kernel", 1, 1, 1, 1, 1, 65, 0), ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'deep_kernel': a block of 1 x 1 x 65 )"
+              R"(threads; the device allows blocks of at most 1024 x 1024 x 64 )"
+              R"(threads
+$)");
+  EXPECT_EXIT(launch("tall_kernel", 1, 65536, 1, 32, 1, 1, 0),
+              ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'tall_kernel': a grid of 1 x 65536 x )"
+              R"(1 blocks; the device allows grids of at most 2147483647 x )"
+              R"(65535 x 65535 blocks
+$)");
+  EXPECT_EXIT(launch("empty_kernel", 1, 1, 1, 0, 1, 1, 0), ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'empty_kernel': a block of 0 x 1 x 1 )"
+              R"(threads: every dimension must be at least 1
 $)");
 }
 

@@ -330,6 +330,22 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *value,
   case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
     *value = state().concurrentManagedAccess;
     return CUDA_SUCCESS;
+  // sm_90's launch limits.
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + 1:
+    *value = 1024;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + 2:
+    *value = 64;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+    *value = 2147483647;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 1:
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 2:
+    *value = 65535;
+    return CUDA_SUCCESS;
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }

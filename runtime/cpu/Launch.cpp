@@ -15,6 +15,7 @@
 
 #include "Launch.h"
 #include "CPURuntime.h"
+#include "CUDALaunchLimits.h"
 #include "LaunchLocation.h"
 #include "Streams.h"
 #include "Support.h"
@@ -60,17 +61,12 @@ bool differsFromRequiredSize(const GPUMemCPUKernel *kernel,
 void checkAsCUDADoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
                      const intptr_t block[3], int32_t smem) {
   const char *name = nameOf(kernel);
+  // The cuda runtime's checks of the device's limits, with its messages.
+  gpumem::runtime::checkCUDALaunch(name, grid, block, smem,
+                                   gpumem::runtime::kNVIDIALaunchLimits);
   int64_t threads = product(block[0], block[1], block[2]);
-  bool positive = grid[0] > 0 && grid[1] > 0 && grid[2] > 0 && block[0] > 0 &&
-                  block[1] > 0 && block[2] > 0;
-  // The driver's per-dimension limits: 1024 x 1024 x 64 threads, 2^31-1 x
-  // 65535 x 65535 blocks.
-  bool inLimits = positive && block[0] <= 1024 && block[1] <= 1024 &&
-                  block[2] <= 64 && threads > 0 &&
-                  threads <= GPUMEM_MAX_THREADS_PER_BLOCK &&
-                  grid[0] <= INT32_MAX && grid[1] <= 65535 && grid[2] <= 65535;
   int64_t staticBytes = kernel->staticSharedBytes;
-  if (smem >= 0 && staticBytes + smem > kernel->maxSharedBytesPerBlock)
+  if (staticBytes + smem > kernel->maxSharedBytesPerBlock)
     fatal("kernel '%s' asks for %lld bytes of shared memory (%lld static + "
           "%d dynamic); the device allows at most %lld per block",
           name, (long long)(staticBytes + smem), (long long)staticBytes, smem,
@@ -82,8 +78,6 @@ void checkAsCUDADoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           (long long)block[0], (long long)block[1], (long long)block[2], smem,
           error, why);
   };
-  if (!inLimits)
-    fail("CUDA_ERROR_INVALID_VALUE: invalid argument", "");
   // The kernel's own limits (PTX .maxntid and .reqntid, which upstream's
   // NVVM lowering makes of known_block_size), which the driver enforces.
   char why[160];
@@ -131,8 +125,8 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
     if (info.threadsPerBlock > 0)
       std::snprintf(total, sizeof(total), "%lld",
                     (long long)info.threadsPerBlock);
-    fatal("kernel '%s': a block of %lld x %lld x %lld = %s threads exceeds "
-          "the limit of %d",
+    fatal("kernel '%s': a block of %lld x %lld x %lld = %s threads; the cpu "
+          "target allows at most %d threads per block",
           name, (long long)block[0], (long long)block[1], (long long)block[2],
           total, GPUMEM_MAX_THREADS_PER_BLOCK);
   }

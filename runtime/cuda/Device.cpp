@@ -66,6 +66,25 @@ Device *open(const Driver &api, int ordinal) {
             device->device),
         "cuDeviceGetAttribute("
         "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+  // The launch limits; the block and grid attributes are consecutive.
+  gpumem::runtime::CUDALaunchLimits &limits = device->launchLimits;
+  int value;
+  check(api.cuDeviceGetAttribute(
+            &value, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, device->device),
+        "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)");
+  limits.maxThreadsPerBlock = value;
+  for (int d = 0; d < 3; ++d) {
+    check(api.cuDeviceGetAttribute(
+              &value, CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + d),
+              device->device),
+          "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_*)");
+    limits.maxBlock[d] = value;
+    check(api.cuDeviceGetAttribute(
+              &value, CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + d),
+              device->device),
+          "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_*)");
+    limits.maxGrid[d] = value;
+  }
   return device;
 }
 

@@ -10,6 +10,7 @@
 #ifndef GPUMEM_RUNTIME_CUDA_DEVICE_H
 #define GPUMEM_RUNTIME_CUDA_DEVICE_H
 
+#include "CUDALaunchLimits.h"
 #include "DriverTypes.h"
 
 namespace gpumem::cuda {
@@ -23,6 +24,9 @@ struct Device {
   /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: the most shared
   /// memory, static and dynamic, one block can have.
   int maxSharedBytesPerBlock;
+  /// CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, _MAX_BLOCK_DIM_X/Y/Z and
+  /// _MAX_GRID_DIM_X/Y/Z, checked before each launch.
+  gpumem::runtime::CUDALaunchLimits launchLimits;
 };
 
 /// The device, chosen and set up on first use (any thread; exits on error),

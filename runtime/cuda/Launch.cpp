@@ -10,9 +10,12 @@
 // that needs more raises the attribute to exactly what it needs, once, and
 // later launches that fit the new limit again call nothing. A launch whose
 // static + dynamic shared memory exceeds the opt-in maximum is an error
-// that names the kernel and the sizes, before the driver is asked.
+// that names the kernel and the sizes, before the driver is asked; so is a
+// block or grid beyond the device's limits (CUDALaunchLimits.h), which the
+// driver would answer with CUDA_ERROR_INVALID_VALUE alone.
 //===----------------------------------------------------------------------===//
 
+#include "CUDALaunchLimits.h"
 #include "CUDARuntime.h"
 #include "LaunchLocation.h"
 #include "Device.h"
@@ -53,10 +56,6 @@ void reserveDynamicShared(Kernel &kernel, int32_t smem, const Device &device) {
   kernel.dynamicSharedLimit.store(smem, std::memory_order_release);
 }
 
-bool fitsUnsigned(intptr_t value) {
-  return value >= 0 && uint64_t(value) <= UINT_MAX;
-}
-
 } // namespace
 
 extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -70,15 +69,11 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     fatal("mgpuLaunchKernel: null kernel");
   auto &kernel = *static_cast<Kernel *>(function);
   const char *name = kernel.name.c_str();
-  if (!fitsUnsigned(gridX) || !fitsUnsigned(gridY) || !fitsUnsigned(gridZ) ||
-      !fitsUnsigned(blockX) || !fitsUnsigned(blockY) || !fitsUnsigned(blockZ))
-    fatal("kernel '%s': grid %lldx%lldx%lld, block %lldx%lldx%lld: every "
-          "dimension must be in 0..%u for cuLaunchKernel",
-          name, (long long)gridX, (long long)gridY, (long long)gridZ,
-          (long long)blockX, (long long)blockY, (long long)blockZ, UINT_MAX);
-  if (smem < 0)
-    fatal("kernel '%s': negative dynamic shared memory size %d", name, smem);
   const Device &device = enterContext();
+  const intptr_t grid[3] = {gridX, gridY, gridZ};
+  const intptr_t block[3] = {blockX, blockY, blockZ};
+  gpumem::runtime::checkCUDALaunch(name, grid, block, smem,
+                                   device.launchLimits);
   reserveDynamicShared(kernel, smem, device);
   CUresult result = driver().cuLaunchKernel(
       kernel.function, unsigned(gridX), unsigned(gridY), unsigned(gridZ),

@@ -1,7 +1,7 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
 // EMU:before
-// EMU-NEXT:gpumem: error: cuLaunchKernel failed for kernel 'launch_kernel' (grid 1x1x1, block 32x33x1, 0 bytes of dynamic shared memory): CUDA_ERROR_INVALID_VALUE: invalid argument
+// EMU-NEXT:gpumem: error: kernel 'launch_kernel': a block of 32 x 33 x 1 = 1056 threads; the device allows at most 1024 threads per block
 // EMU-NEXT:gpumem: note: in the launch at {{.*}}error-block-too-large-dynamic.mlir:[[@LINE+28]]:3
 // EMU-NOT:{{.}}
 
@@ -12,7 +12,7 @@
 // program exits with a non-zero status.
 
 // CHECK:before
-// CHECK-NEXT:gpumem: error: kernel 'launch_kernel': a block of 32 x 33 x 1 = 1056 threads exceeds the limit of 1024
+// CHECK-NEXT:gpumem: error: kernel 'launch_kernel': a block of 32 x 33 x 1 = 1056 threads; the cpu target allows at most 1024 threads per block
 // CHECK-NEXT:gpumem: note: in the launch at {{.*}}error-block-too-large-dynamic.mlir:[[@LINE+17]]:3
 // CHECK-NOT:{{.}}
 

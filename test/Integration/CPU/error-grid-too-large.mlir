@@ -1,7 +1,7 @@
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu %s 2>&1 | FileCheck %s --check-prefix=EMU --match-full-lines --strict-whitespace %}
 // EMU:before
-// EMU-NEXT:gpumem: error: cuLaunchKernel failed for kernel 'main_kernel' (grid 1x65536x1, block 1x1x1, 0 bytes of dynamic shared memory): CUDA_ERROR_INVALID_VALUE: invalid argument
+// EMU-NEXT:gpumem: error: kernel 'main_kernel': a grid of 1 x 65536 x 1 blocks; the device allows grids of at most 2147483647 x 65535 x 65535 blocks
 // EMU-NEXT:gpumem: note: in the launch at {{.*}}error-grid-too-large.mlir:[[@LINE+18]]:3
 
 // A grid of 1 x 65536 x 1 blocks: y (and z) may be at most 65535 on a GPU,
