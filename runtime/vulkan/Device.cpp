@@ -143,7 +143,9 @@ template <typename Extension>
 Extension query(VkPhysicalDevice physical, Extension extension) {
   constexpr bool features =
       std::is_same_v<Extension, VkPhysicalDeviceTimelineSemaphoreFeatures> ||
-      std::is_same_v<Extension, VkPhysicalDeviceSubgroupSizeControlFeaturesEXT>;
+      std::is_same_v<Extension, VkPhysicalDeviceSubgroupSizeControlFeaturesEXT> ||
+      std::is_same_v<Extension, VkPhysicalDeviceShaderFloat16Int8Features> ||
+      std::is_same_v<Extension, VkPhysicalDevice8BitStorageFeatures>;
   if constexpr (features) {
     VkPhysicalDeviceFeatures2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     all.pNext = &extension;
@@ -248,6 +250,36 @@ Device *create(const Instance &found, int index) {
       device->maxWorkgroupSubgroups = sizes.maxComputeWorkgroupSubgroups;
       timeline.pNext = &sizeControl;
     }
+  }
+  // 8-bit integers in shaders and storage buffers, where the device has
+  // them (Vulkan 1.2 or its two extensions); modules that need them are
+  // refused on a device without (ModuleLoader.cpp).
+  VkPhysicalDeviceShaderFloat16Int8Features int8{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+  VkPhysicalDevice8BitStorageFeatures storage8{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+  device->int8 = device->storageBuffer8 = false;
+  if (hasExtension(device->physical,
+                   VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME) &&
+      hasExtension(device->physical, VK_KHR_8BIT_STORAGE_EXTENSION_NAME)) {
+    int8 = query(device->physical, int8);
+    storage8 = query(device->physical, storage8);
+    VkPhysicalDeviceShaderFloat16Int8Features wantInt8{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    wantInt8.shaderInt8 = int8.shaderInt8;
+    VkPhysicalDevice8BitStorageFeatures wantStorage8{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+    wantStorage8.storageBuffer8BitAccess = storage8.storageBuffer8BitAccess;
+    int8 = wantInt8;
+    storage8 = wantStorage8;
+    device->int8 = int8.shaderInt8;
+    device->storageBuffer8 = storage8.storageBuffer8BitAccess;
+    extensions.push_back(VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
+    extensions.push_back(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+    // Chained after the features already in the create info's chain.
+    storage8.pNext = timeline.pNext;
+    int8.pNext = &storage8;
+    timeline.pNext = &int8;
   }
   // The 64- and 16-bit types the vulkan target's capabilities allow, where
   // the device has them (a kernel using one it lacks fails to compile in

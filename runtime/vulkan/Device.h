@@ -35,6 +35,11 @@ struct Device {
   /// copies (discrete GPUs), rather than mapped host-visible ones: see
   /// Memory.cpp and $GPUMEM_VULKAN_MEMORY.
   bool stagedMemory;
+  /// 8-bit integers in shaders (shaderInt8) and in storage buffers
+  /// (storageBuffer8BitAccess) are enabled: modules that declare the
+  /// Int8 or StorageBuffer8BitAccess capability need them.
+  bool int8;
+  bool storageBuffer8;
 };
 
 /// The device, created on first use: the index mgpuSetDefaultDevice gave,

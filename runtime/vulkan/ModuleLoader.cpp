@@ -133,9 +133,38 @@ VkPipeline gpumem::vulkan::pipelineFor(Kernel &kernel,
   return pipeline;
 }
 
+/// Refuses a module that declares a capability the device was not given
+/// (8-bit integers), rather than letting the driver run it wrongly or fail
+/// with a code.
+static void checkCapabilities(const Image &image, const Device &current) {
+  // SPIR-V: a 5-word header, then instructions whose first word holds the
+  // word count (high 16 bits) and the opcode (low); OpCapability is 17.
+  constexpr uint32_t kOpCapability = 17, kInt8 = 39,
+                     kStorageBuffer8BitAccess = 4448;
+  const std::vector<uint32_t> &words = image.spirv;
+  for (size_t at = 5; at < words.size();) {
+    uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0)
+      break;
+    if (opcode == kOpCapability && count == 2) {
+      uint32_t capability = words[at + 1];
+      if ((capability == kInt8 && !current.int8) ||
+          (capability == kStorageBuffer8BitAccess && !current.storageBuffer8))
+        fatal("the kernels use 8-bit integers%s, which Vulkan device %d "
+              "(%s) does not offer (shaderInt8 and storageBuffer8BitAccess "
+              "of Vulkan 1.2, or VK_KHR_shader_float16_int8 and "
+              "VK_KHR_8bit_storage); run them on another target",
+              capability == kInt8 ? "" : " in buffers", current.index,
+              current.properties.deviceName);
+    }
+    at += count;
+  }
+}
+
 extern "C" void *mgpuModuleLoad(void *data, size_t size) {
   Image image = parseImage(data, size);
   const Device &current = device();
+  checkCapabilities(image, current);
   auto *module = new Module;
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = image.spirv.size() * sizeof(uint32_t);

@@ -253,7 +253,8 @@ def GPUMemAttachVulkanTargetPass
     Makes every gpu.module without a target compile to SPIR-V for Vulkan
     (`#gpumem.vulkan`) and gives it the `spirv.target_env` the conversion
     reads: the SPIR-V version, the capabilities of a Vulkan 1.1 compute
-    device with 64-bit integers and floats and subgroup operations, and the
+    device with 64-bit integers and floats, 8-bit integers (in buffers too)
+    and subgroup operations, and the
     device limits (workgroup memory, invocations, subgroup size). The
     defaults suit Mesa's lavapipe and common GPUs; a device with less is
     checked again by the runtime at launch.

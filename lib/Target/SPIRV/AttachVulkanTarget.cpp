@@ -23,13 +23,16 @@ using namespace mlir;
 
 namespace {
 
-/// What a Vulkan 1.1 compute device with 64-bit types and subgroup
-/// operations offers; the runtime checks the device at launch.
+/// What a Vulkan 1.1 compute device with 64-bit types, 8-bit integers and
+/// subgroup operations offers; spirv-update-vce keeps what a module uses,
+/// and the runtime refuses a module that needs what its device lacks.
 constexpr const char *kCapabilities =
-    "Shader, Int64, Float64, Int16, GroupNonUniform, GroupNonUniformVote, "
+    "Shader, Int64, Float64, Int16, Int8, StorageBuffer8BitAccess, "
+    "GroupNonUniform, GroupNonUniformVote, "
     "GroupNonUniformBallot, GroupNonUniformShuffle, "
     "GroupNonUniformShuffleRelative, GroupNonUniformArithmetic";
-constexpr const char *kExtensions = "SPV_KHR_storage_buffer_storage_class";
+constexpr const char *kExtensions =
+    "SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage";
 
 struct AttachVulkanTargetPass
     : gpumem::impl::GPUMemAttachVulkanTargetPassBase<AttachVulkanTargetPass> {

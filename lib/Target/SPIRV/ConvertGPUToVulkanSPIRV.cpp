@@ -116,7 +116,10 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
     if (!offset)
       continue;
     Type type = kernel.getArgument(i).getType();
-    Type memberType = type.isInteger(1) ? i32 : converter.convertType(type);
+    Type memberType = type.isInteger(1) || type.isInteger(8) ||
+                              type.isInteger(16)
+                          ? i32
+                          : converter.convertType(type);
     if (!memberType)
       return rewriter.notifyMatchFailure(kernel, "unconvertible argument");
     members.push_back({uint32_t(offset.getInt()), memberType, i});
@@ -213,10 +216,17 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
         rewriter, loc, i32, rewriter.getI32IntegerAttr(member->second));
     Value field = spirv::AccessChainOp::create(rewriter, loc, pushBlock, index);
     Value value = spirv::LoadOp::create(rewriter, loc, field);
-    if (entry->getArgument(i).getType().isInteger(1)) {
+    Type argumentType = entry->getArgument(i).getType();
+    if (argumentType.isInteger(1)) {
       Value zero = spirv::ConstantOp::create(rewriter, loc, i32,
                                              rewriter.getI32IntegerAttr(0));
       value = spirv::INotEqualOp::create(rewriter, loc, value, zero);
+    } else if (argumentType.isInteger(8) || argumentType.isInteger(16)) {
+      // The word's low bytes: push constants of 8 or 16 bits would need
+      // capabilities few devices have.
+      Type narrow = converter.convertType(argumentType);
+      if (narrow != i32)
+        value = spirv::UConvertOp::create(rewriter, loc, narrow, value);
     }
     signature.remapInput(i, ArrayRef<Value>{value});
   }

@@ -68,8 +68,10 @@ namespace {
 /// Push-constant bytes of a scalar argument type, or 0 when push constants
 /// cannot carry it.
 unsigned pushBytesOf(Type type) {
-  if (type.isIndex() || type.isInteger(1) || type.isInteger(32) ||
-      type.isF32())
+  // i1, i8 and i16 travel as a 32-bit word (the host's bytes, zero-
+  // extended), which the kernel narrows.
+  if (type.isIndex() || type.isInteger(1) || type.isInteger(8) ||
+      type.isInteger(16) || type.isInteger(32) || type.isF32())
     return 4;
   if (type.isInteger(64) || type.isF64())
     return 8;
@@ -89,7 +91,8 @@ unsigned hostBytesOf(Type type) {
 /// bytes as on the host.
 bool isBufferElement(Type type) {
   return type.isInteger(32) || type.isInteger(64) || type.isF32() ||
-         type.isF64() || type.isInteger(16) || type.isF16();
+         type.isF64() || type.isInteger(16) || type.isF16() ||
+         type.isInteger(8);
 }
 
 Attribute globalSpace(MLIRContext *context) {
@@ -307,7 +310,7 @@ LogicalResult KernelPreparer::makeRoots() {
       if (!isBufferElement(element))
         return kernel.emitOpError()
                << "argument " << i << " is a memref of " << element
-               << "; vulkan buffers hold 16-, 32- or 64-bit integers and "
+               << "; vulkan buffers hold 8-, 16-, 32- or 64-bit integers and "
                   "floats (index differs in size between host and device)";
       uint32_t binding = bufferRoots.size();
       unsigned elementBytes = element.getIntOrFloatBitWidth() / 8;
@@ -357,7 +360,8 @@ LogicalResult KernelPreparer::makeRoots() {
       return kernel.emitOpError()
              << "argument " << i << " has type " << type
              << ", which the vulkan target cannot pass to a kernel (scalars "
-                "of type index, i1, i32, i64, f32 or f64, and memrefs)";
+                "of type index, i1, i8, i16, i32, i64, f32 or f64, and "
+                "memrefs)";
     uint32_t offset = allocatePush(bytes);
     kernel.setArgAttr(i, kPushOffsetAttrName, IntegerAttr::get(i32, offset));
     if (type.isIndex())

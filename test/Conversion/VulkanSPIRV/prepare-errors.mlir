@@ -2,8 +2,8 @@
 // RUN:   --pass-pipeline='builtin.module(gpu.module(gpumem-prepare-vulkan-kernels))'
 
 gpu.module @m {
-  // expected-error @below {{argument 0 has type 'i8', which the vulkan target cannot pass to a kernel}}
-  gpu.func @k(%a: i8) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+  // expected-error @below {{argument 0 has type 'f16', which the vulkan target cannot pass to a kernel (scalars of type index, i1, i8, i16, i32, i64, f32 or f64, and memrefs)}}
+  gpu.func @k(%a: f16) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     gpu.return
   }
 }
@@ -11,7 +11,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @below {{argument 0 is a memref of 'index'; vulkan buffers hold 16-, 32- or 64-bit integers and floats}}
+  // expected-error @below {{argument 0 is a memref of 'index'; vulkan buffers hold 8-, 16-, 32- or 64-bit integers and floats}}
   gpu.func @k(%a: memref<4xindex>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     gpu.return
   }
