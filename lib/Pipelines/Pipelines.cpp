@@ -16,6 +16,7 @@
 
 #include "gpumem/Pipelines/Pipelines.h"
 #include "gpumem/Conversion/Passes.h"
+#include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Transforms/Passes.h"
 
@@ -228,8 +229,11 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   addHostBuffersToDevice(pm, options.hostBuffers);
   // The cpu runtime names the source line of a failing copy or free, and
   // of an allocation in --sanitize's reports.
+  // Static workgroup memory over what the cpu runtime gives a block is an
+  // error at compile time.
   addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
-                           getPlanOptions(options, "cpu"),
+                           getPlanOptions(options, "cpu", "",
+                                          GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK),
                            /*lowerAllReduce=*/true, /*sinkConstants=*/false,
                            /*recordMemoryCalls=*/true);
   GPUMemAttachCPUTargetPassOptions target;

@@ -17,7 +17,12 @@
 //     none exists, then one i8 attribution for the planned buffers, each a
 //     memref.view of it at its offset (cast to its memory-space spelling);
 //     without byte views, the buffers of a slot become its first one.
-//  4. Optionally a report of every kernel (WorkgroupMemoryReport.cpp).
+//  4. With a `limit` (and no chip, whose limit
+//     gpumem-move-large-shared-to-dynamic checks): a kernel whose planned
+//     static bytes, plus a launch's dynamic bytes when they are a constant,
+//     exceed it is an error at that launch, with a note at its largest
+//     buffer.
+//  5. Optionally a report of every kernel (WorkgroupMemoryReport.cpp).
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Support/NVIDIATarget.h"
@@ -140,6 +145,8 @@ private:
   void materialize(gpu::GPUFuncOp kernel, KernelPlan &plan,
                    uint64_t arenaBytes);
   LogicalResult writeReports(ArrayRef<KernelPlan> plans);
+  /// Step 4 for `kernel`: false after an error.
+  bool checkLimit(gpu::GPUFuncOp kernel, const KernelPlan &plan);
 };
 
 } // namespace
@@ -463,6 +470,66 @@ PlanWorkgroupMemoryPass::writeReports(ArrayRef<KernelPlan> plans) {
   return success();
 }
 
+bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
+                                         const KernelPlan &plan) {
+  if (!limit || !chip.empty())
+    return true;
+  std::string allowed =
+      (targetName.empty() ? std::string("the limit")
+                          : "the " + targetName + " target") +
+      " allows at most " + std::to_string(limit) + " per block";
+  if (targetName == "vulkan")
+    allowed += " (the pipeline's max-shared-memory)";
+  auto noteLargest = [&](InFlightDiagnostic &diag) {
+    const PlannedBuffer *largest = nullptr;
+    for (const PlannedBuffer &buffer : plan.buffers)
+      if (!buffer.dynamic && (!largest || buffer.bytes > largest->bytes))
+        largest = &buffer;
+    if (largest)
+      diag.attachNote(largest->loc)
+          << "the largest static workgroup buffer, " << largest->bytes
+          << " bytes of " << largest->type;
+  };
+  uint64_t staticBytes = plan.plannedBytes;
+  bool ok = true, launched = false;
+  getOperation().walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelModuleName().getValue() != plan.moduleName ||
+        launch.getKernelName().getValue() != plan.kernelName)
+      return;
+    launched = true;
+    // The launch's dynamic bytes when they are a constant; static bytes
+    // over the limit are an error whatever the launch adds.
+    uint64_t dynamicBytes = 0;
+    if (Value size = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> constant = getConstantIntValue(size);
+      if (constant && *constant > 0)
+        dynamicBytes = uint64_t(*constant);
+    }
+    if (staticBytes + dynamicBytes <= limit)
+      return;
+    InFlightDiagnostic diag = launch.emitOpError()
+                              << "launches kernel '" << plan.kernelName
+                              << "' with ";
+    if (dynamicBytes)
+      diag << staticBytes + dynamicBytes << " bytes of workgroup memory ("
+           << staticBytes << " static + " << dynamicBytes << " dynamic)";
+    else
+      diag << staticBytes << " bytes of static workgroup memory";
+    diag << "; " << allowed;
+    noteLargest(diag);
+    ok = false;
+  });
+  if (!launched && staticBytes > limit) {
+    InFlightDiagnostic diag = kernel.emitOpError()
+                              << "uses " << staticBytes
+                              << " bytes of static workgroup memory; "
+                              << allowed;
+    noteLargest(diag);
+    ok = false;
+  }
+  return ok;
+}
+
 void PlanWorkgroupMemoryPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (!report.empty() && report != "text" && report != "json") {
@@ -481,8 +548,11 @@ void PlanWorkgroupMemoryPass::runOnOperation() {
       kernels.push_back(func);
   });
   std::vector<KernelPlan> plans;
-  for (gpu::GPUFuncOp kernel : kernels)
+  bool withinLimits = true;
+  for (gpu::GPUFuncOp kernel : kernels) {
     plans.push_back(planKernel(kernel));
-  if (failed(writeReports(plans)))
+    withinLimits &= checkLimit(kernel, plans.back());
+  }
+  if (failed(writeReports(plans)) || !withinLimits)
     signalPassFailure();
 }

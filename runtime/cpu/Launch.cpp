@@ -35,7 +35,9 @@ namespace {
 /// The most shared memory a block may use: sm_90's per-block opt-in maximum,
 /// the largest of the chips gpumem knows (lib/Support/NVIDIATarget.cpp).
 /// A program that fits here may still be too large for a smaller chip.
-constexpr int64_t kMaxSharedBytesPerBlock = 232448;
+/// gpumem-plan-workgroup-memory refuses static sizes over it.
+constexpr int64_t kMaxSharedBytesPerBlock =
+    GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK;
 /// CUDA's grid limits.
 constexpr int64_t kMaxGridX = 2147483647, kMaxGridYZ = 65535;
 

@@ -21,7 +21,7 @@
 // REPORT-NEXT: #1   [[#LAUNCH+5]]:10       16x16xf32            1024    16        0  [[#LAUNCH+6]]:5..[[#LAUNCH+6]]:5       #0
 // REPORT-NEXT: static: 1024 bytes planned, lower bound 1024, 2048 without reuse
 // REPORT-NEXT: barrier inserted at {{.*}}smem-report.mlir:[[#LAUNCH+6]]:5
-// CPU-NOT:     limit
+// CPU-NEXT:    limit: 232448 bytes per block
 // NVIDIA-NEXT: limit: 232448 bytes per block on sm_90 (49152 static)
 // NVIDIA-NEXT: occupancy: 8 blocks per SM (114 by shared memory, 76 without reuse; 8 by 256 threads per block; 32 per SM at most)
 // SM80-NEXT:   limit: 166912 bytes per block on sm_80 (49152 static)

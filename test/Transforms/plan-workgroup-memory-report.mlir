@@ -51,5 +51,6 @@ gpu.module @m {
 }
 
 // A limit below the planned bytes says so.
-// RUN: gpumem-opt %s --gpumem-plan-workgroup-memory="report=text target=vulkan limit=16384" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVER
+// RUN: not gpumem-opt %s --gpumem-plan-workgroup-memory="report=text target=vulkan limit=16384" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVER
+// OVER: error: 'gpu.func' op uses 32768 bytes of static workgroup memory; the vulkan target allows at most 16384 per block
 // OVER: limit: 16384 bytes per block; the kernel does not fit

@@ -47,6 +47,11 @@ extern "C" {
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
 #define GPUMEM_MAX_THREADS_PER_BLOCK 1024
+/* Workgroup memory of a block at most, static and dynamic, on the cpu
+ * target: sm_90's per-block opt-in maximum, the largest NVIDIA GPU's, so
+ * that a program that runs there fits a GPU. Static sizes over it are a
+ * compile-time error, dynamic ones the runtime's. */
+#define GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK 232448
 /* Alignment the runtime guarantees for the workgroup arena and for the
  * dynamic part in it; the compiler assumes no more. */
 #define GPUMEM_SHARED_ALIGNMENT 16

@@ -823,6 +823,13 @@ def GPUMemPlanWorkgroupMemoryPass
     and on an NVIDIA `chip` the blocks per SM that shared memory allows.
     `svg` names a file for a picture of the layouts.
 
+    With a `limit` and no `chip` (the cpu and vulkan targets; an NVIDIA
+    chip's limit is gpumem-move-large-shared-to-dynamic's), a kernel whose
+    planned static bytes, plus a launch's dynamic shared memory size when
+    it is a constant, exceed the limit is an error at that launch, with a
+    note at the kernel's largest buffer; sizes known only at run time are
+    the runtime's to check.
+
     ```mlir
     gpu.func @k() workgroup(%a : memref<256xf32, 3>, %b : memref<256xf32, 3>) kernel {
       ... uses of %a ...
@@ -861,8 +868,9 @@ def GPUMemPlanWorkgroupMemoryPass
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target named in the report">,
     Option<"limit", "limit", "uint64_t", /*default=*/"0",
-           "Workgroup memory of a block at most, for the report, when no "
-           "chip is named (0: none)">,
+           "Workgroup memory of a block at most, when no chip is named (0: "
+           "none): in the report, and a launch whose static bytes (plus "
+           "its dynamic bytes when constant) exceed it is an error">,
   ];
   let statistics = [
     Statistic<"numPlanned", "kernels", "Kernels whose buffers share bytes">,
