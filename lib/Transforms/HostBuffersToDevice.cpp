@@ -36,7 +36,8 @@
 //     is searched the same way, block by block). A group gets
 //     one device buffer (gpu.alloc of the buffer's type, dynamic sizes from
 //     memref.dim; for non-identity layouts a flat buffer over the extent plus
-//     a memref.reinterpret_cast), one copy in before its first op (unless
+//     a memref.reinterpret_cast; at the location of the host allocation, so
+//     that reports name it), one copy in before its first op (unless
 //     the buffer was just allocated in that block and nothing touched it
 //     yet), one copy out after its last op when a member may write it
 //     (never into a constant global), and a gpu.dealloc after that. Launches
@@ -657,10 +658,20 @@ DeviceCopy FunctionRewriter::allocateDevice(OpBuilder &builder,
   SmallVector<Value> deps;
   if (asyncDep)
     deps.push_back(asyncDep);
+  // The device buffer stands for the host allocation: it gets the
+  // memref.alloc's (alloca's, global's) location, which the runtimes name
+  // as where the memory was allocated (--sanitize's reports, allocation
+  // errors). Other roots keep the launch's.
+  Location allocLoc = loc;
+  if ((buffer.kind == RootKind::Alloc || buffer.kind == RootKind::Alloca) &&
+      buffer.def)
+    allocLoc = buffer.def->getLoc();
+  else if (buffer.kind == RootKind::Global && buffer.global)
+    allocLoc = buffer.global.getLoc();
   auto allocate = [&](MemRefType allocType, ValueRange sizes) {
     auto alloc =
-        gpu::AllocOp::create(builder, loc, allocType, tokenType, deps, sizes,
-                             ValueRange(), /*hostShared=*/false);
+        gpu::AllocOp::create(builder, allocLoc, allocType, tokenType, deps,
+                             sizes, ValueRange(), /*hostShared=*/false);
     if (token)
       *token = alloc.getAsyncToken();
     return alloc.getMemref();
