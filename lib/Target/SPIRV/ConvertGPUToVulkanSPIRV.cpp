@@ -39,6 +39,7 @@
 #include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
 #include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -359,6 +360,7 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
   populateBuiltinFuncToSPIRVPatterns(converter, patterns);
   index::populateIndexToSPIRVPatterns(converter, patterns);
   ub::populateUBToSPIRVConversionPatterns(converter, patterns);
+  populateVectorToSPIRVPatterns(converter, patterns);
   populateAffineToStdConversionPatterns(patterns);
   populateGenericAtomicToSPIRVPatterns(converter, patterns);
   SmallVector<DiagnosticSite> sites;

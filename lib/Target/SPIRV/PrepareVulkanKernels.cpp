@@ -50,6 +50,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -651,6 +652,23 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
         failed(lowerAllReduceThroughWorkgroupMemory(
             kernel, limits.getMaxComputeWorkgroupInvocations())))
       return failure();
+  // Vectors of more than 4 elements, which SPIR-V does not have, unrolled
+  // to ones it has (upstream's unrolling for SPIR-V); what is left of them
+  // becomes scalars with the transfers below.
+  bool wideVectors = module
+                         ->walk([](Operation *op) {
+                           auto wide = [](Type type) {
+                             auto vector = dyn_cast<VectorType>(type);
+                             return vector && vector.getNumElements() > 4;
+                           };
+                           return llvm::any_of(op->getResultTypes(), wide)
+                                      ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                         })
+                         .wasInterrupted();
+  if (wideVectors && failed(spirv::unrollVectorsInFuncBodies(module)))
+    return module.emitError() << "vectors did not settle while unrolling them "
+                                 "to SPIR-V's widths";
   {
     RewritePatternSet patterns(module.getContext());
     populateStructuredControlFlowPatterns(patterns);

@@ -14,8 +14,10 @@
 // Masked transfers, other permutation maps and tensors are left alone
 // (the conversion then names them). With them come folds that make the
 // vectors of typical kernels (build a row, convert it, write it out)
-// disappear: vector.extract of vector.from_elements is the element, and
-// vector.extract of an elementwise op is the op on the extracted operands.
+// disappear: vector.extract of vector.from_elements is the element,
+// vector.extract of an elementwise op is the op on the extracted operands,
+// and vector.extract of a shuffle (what interleave and deinterleave become)
+// is the extraction of the element the shuffle picks.
 //===----------------------------------------------------------------------===//
 
 #include "ScalarizeVectorTransfers.h"
@@ -24,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -174,6 +177,57 @@ struct ScalarizeVectorStore : OpRewritePattern<vector::StoreOp> {
   }
 };
 
+/// vector.deinterleave of a 1-D vector as two shuffles (its even and its
+/// odd elements), which SPIR-V has and element extraction sees through.
+struct DeinterleaveToShuffles : OpRewritePattern<vector::DeinterleaveOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::DeinterleaveOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType source = op.getSourceVectorType();
+    if (source.getRank() != 1 || source.isScalable())
+      return failure();
+    int64_t half = source.getDimSize(0) / 2;
+    SmallVector<int64_t> even, odd;
+    for (int64_t k = 0; k < half; ++k) {
+      even.push_back(2 * k);
+      odd.push_back(2 * k + 1);
+    }
+    Value vector = op.getSource();
+    Value evens = vector::ShuffleOp::create(rewriter, op.getLoc(), vector,
+                                            vector, even);
+    Value odds =
+        vector::ShuffleOp::create(rewriter, op.getLoc(), vector, vector, odd);
+    rewriter.replaceOp(op, {evens, odds});
+    return success();
+  }
+};
+
+/// vector.extract %s[k] of a 1-D vector.shuffle as the extraction of the
+/// element the shuffle's mask picks, so shuffles of vectors SPIR-V cannot
+/// hold (more than 4 elements) fold away element by element.
+struct ExtractOfShuffle : OpRewritePattern<vector::ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ExtractOp op,
+                                PatternRewriter &rewriter) const override {
+    auto shuffle = op.getSource().getDefiningOp<vector::ShuffleOp>();
+    if (!shuffle || op.hasDynamicPosition() ||
+        op.getStaticPosition().size() != 1 ||
+        shuffle.getV1VectorType().getRank() != 1)
+      return failure();
+    int64_t picked = shuffle.getMask()[op.getStaticPosition()[0]];
+    int64_t firstSize = shuffle.getV1VectorType().getDimSize(0);
+    if (picked < 0)
+      return failure(); // a poison element
+    Value from = picked < firstSize ? shuffle.getV1() : shuffle.getV2();
+    int64_t at = picked < firstSize ? picked : picked - firstSize;
+    rewriter.replaceOpWithNewOp<vector::ExtractOp>(op, from,
+                                                   ArrayRef<int64_t>{at});
+    return success();
+  }
+};
+
 /// vector.extract %r[k] of an elementwise op's 1-D result as the op on
 /// element k of its operands, so vectors built, converted and written
 /// element by element fold away.
@@ -214,8 +268,9 @@ void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ScalarizeTransferWrite, ScalarizeTransferRead,
-               ScalarizeVectorLoad, ScalarizeVectorStore, ExtractOfElementwise>(
-      context);
+               ScalarizeVectorLoad, ScalarizeVectorStore, ExtractOfElementwise,
+               DeinterleaveToShuffles, ExtractOfShuffle>(context);
+  vector::populateVectorInterleaveToShufflePatterns(patterns);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);
 }
