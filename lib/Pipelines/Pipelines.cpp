@@ -142,7 +142,7 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
   if (omit != "gpumem-promote-printf-args-for-nvvm")
     device.addPass(gpumem::createGPUMemPromotePrintfArgsForNVVMPass());
   addStructuredLowering(device);
-  device.addPass(gpumem::createGPUMemLowerVectorTransfersForNVVMPass());
+  device.addPass(gpumem::createGPUMemLowerVectorTransfersPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   if (omit != "gpumem-finalize-nvvm-shared-memory")
     device.addPass(gpumem::createGPUMemFinalizeNVVMSharedMemoryPass());
@@ -249,6 +249,8 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
       StringRef(options.sanitize).find("racecheck") != StringRef::npos;
   device.addPass(createGPUMemLowerGPUToCPUABIPass(abi));
   if (!options.sanitize.empty()) {
+    // The sanitizer sees loads and stores, not transfers.
+    device.addPass(gpumem::createGPUMemLowerVectorTransfersPass());
     GPUMemSanitizeMemoryAccessesPassOptions sanitize;
     sanitize.checks = options.sanitize;
     device.addPass(createGPUMemSanitizeMemoryAccessesPass(sanitize));

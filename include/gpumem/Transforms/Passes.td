@@ -521,20 +521,22 @@ def GPUMemRewriteShuffleUpForNVVMPass
                            "::mlir::gpu::GPUDialect"];
 }
 
-def GPUMemLowerVectorTransfersForNVVMPass
-    : Pass<"gpumem-lower-vector-transfers-for-nvvm",
-           "::mlir::gpu::GPUModuleOp"> {
+def GPUMemLowerVectorTransfersPass
+    : Pass<"gpumem-lower-vector-transfers", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite vector transfers in a gpu.module into vector loads "
-                "and stores that the NVVM lowering converts";
+                "and stores, which the NVVM lowering converts and the "
+                "sanitizer instruments";
   let description = [{
     Upstream's `convert-gpu-to-nvvm` converts `vector.load`, `vector.store`
     and their masked forms with its memory-space-aware type converter, but
     not `vector.transfer_read`/`transfer_write`, which only
     `convert-vector-to-llvm` rewrites; run on the whole module that pass
     converts workgroup memrefs without the GPU memory space mapping, and
-    translation fails. Before the NVVM lowering, this pass gives transfers
-    that may run out of bounds an explicit mask and rewrites 1-D transfers
-    into (masked) loads and stores, on any memory space.
+    translation fails; and the cpu target's `--sanitize` instruments loads
+    and stores, not transfers. This pass gives transfers that may run out of
+    bounds an explicit mask and rewrites 1-D transfers into (masked) loads
+    and stores, on any memory space: before the NVVM lowering, and before
+    the cpu target's sanitizer instrumentation.
 
     ```mlir
     %v = vector.transfer_read %s[%i], %pad : memref<16xi32, 3>, vector<2xi32>

@@ -1,13 +1,15 @@
 //===----------------------------------------------------------------------===//
-// gpumem-lower-vector-transfers-for-nvvm: vector.transfer_read/write in a
-// gpu.module as vector loads and stores, before the NVVM lowering.
+// gpumem-lower-vector-transfers: vector.transfer_read/write in a gpu.module
+// as vector loads and stores.
 //
-// Upstream's convert-gpu-to-nvvm lowers vector.load, vector.store and their
-// masked forms with its memory-space-aware type converter, but not transfer
-// ops, which only convert-vector-to-llvm rewrites first; run over the whole
-// module, that pass converts workgroup memrefs without the GPU memory space
-// mapping ("conversion of memref memory space ... failed") and the module
-// cannot be translated. Algorithm: one greedy rewrite with upstream's
+// Two targets need it. Upstream's convert-gpu-to-nvvm lowers vector.load,
+// vector.store and their masked forms with its memory-space-aware type
+// converter, but not transfer ops, which only convert-vector-to-llvm
+// rewrites first; run over the whole module, that pass converts workgroup
+// memrefs without the GPU memory space mapping ("conversion of memref
+// memory space ... failed") and the module cannot be translated. And the
+// cpu target's --sanitize instruments loads and stores, so a transfer_write
+// it did not see left bytes "uninitialized" for a later load. Algorithm: one greedy rewrite with upstream's
 // patterns: a transfer that may run out of bounds gets an explicit mask
 // (vector.create_mask of the elements in bounds, materialized as a
 // comparison with a step vector), then 1-D minor-identity transfers become
@@ -25,7 +27,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace gpumem {
-#define GEN_PASS_DEF_GPUMEMLOWERVECTORTRANSFERSFORNVVMPASS
+#define GEN_PASS_DEF_GPUMEMLOWERVECTORTRANSFERSPASS
 #include "gpumem/Transforms/Passes.h.inc"
 } // namespace gpumem
 
@@ -33,9 +35,9 @@ using namespace mlir;
 
 namespace {
 
-struct LowerVectorTransfersForNVVMPass
-    : gpumem::impl::GPUMemLowerVectorTransfersForNVVMPassBase<
-          LowerVectorTransfersForNVVMPass> {
+struct LowerVectorTransfersPass
+    : gpumem::impl::GPUMemLowerVectorTransfersPassBase<
+          LowerVectorTransfersPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     // 32-bit indices, as NVPTX prefers for the mask's comparison.
