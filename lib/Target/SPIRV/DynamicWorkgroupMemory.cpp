@@ -17,8 +17,12 @@
 //  2. lowerDynamicSharedAccesses, after linearization: element i of a
 //     placeholder of 4-byte T is the word s/4 + i (bitcast for f32); of
 //     8-byte T the words s/4 + 2i and the next, low word first; atomics
-//     must be on i32 or f32 (through bitcasts, VulkanAtomics.h). The aligned pointer of a placeholder is the array's
-//     notional address plus s. Byte access is a located error.
+//     must be on i32 or f32 (through bitcasts, VulkanAtomics.h). Elements of
+//     8 or 16 bits live inside a word, at byte b = s + i * size: a load
+//     reads word b/4 and shifts right by 8 * (b % 4); a store clears its
+//     bits of the word and sets the new ones with two atomics (threads
+//     store neighbouring elements of one word at once). The aligned
+//     pointer of a placeholder is the array's notional address plus s.
 //===----------------------------------------------------------------------===//
 
 #include "DynamicWorkgroupMemory.h"
@@ -38,6 +42,37 @@ namespace {
 bool isWordElement(Type type) { return type.isInteger(32) || type.isF32(); }
 bool isDoubleWordElement(Type type) {
   return type.isInteger(64) || type.isF64();
+}
+/// The bits of an integer element that lives inside a word (8 or 16), else
+/// 0. (16-bit floats become 32-bit ones in shaders without the Float16
+/// capability, so their bits are not at hand.)
+unsigned subWordBits(Type type) {
+  if (type.isInteger(8))
+    return 8;
+  if (type.isInteger(16))
+    return 16;
+  return 0;
+}
+
+/// The word of element `index` of a placeholder of sub-word elements, and
+/// the element's shift in it, in bits (an i32).
+std::pair<Value, Value> subWordPlace(OpBuilder &builder, Location loc,
+                                     Value byteShift, Value index,
+                                     unsigned bits) {
+  Value bytes = arith::AddIOp::create(
+      builder, loc, byteShift,
+      arith::MulIOp::create(
+          builder, loc, index,
+          arith::ConstantIndexOp::create(builder, loc, bits / 8)));
+  Value word = arith::ShRUIOp::create(
+      builder, loc, bytes, arith::ConstantIndexOp::create(builder, loc, 2));
+  Value within = arith::AndIOp::create(
+      builder, loc, bytes, arith::ConstantIndexOp::create(builder, loc, 3));
+  Type i32 = builder.getI32Type();
+  Value shift = arith::MulIOp::create(
+      builder, loc, arith::IndexCastOp::create(builder, loc, i32, within),
+      arith::ConstantIntOp::create(builder, loc, i32, 8));
+  return {word, shift};
 }
 
 /// Sizes and identity strides of a memref.view's result.
@@ -91,6 +126,16 @@ LogicalResult lowerLoad(memref::LoadOp load, Value words,
   OpBuilder builder(load);
   Location loc = load.getLoc();
   Type element = load.getType();
+  if (unsigned bits = subWordBits(element)) {
+    auto [word, shift] = subWordPlace(builder, loc, byteShiftOf(view),
+                                      load.getIndices().front(), bits);
+    Value loaded = memref::LoadOp::create(builder, loc, words, word);
+    Value shifted = arith::ShRUIOp::create(builder, loc, loaded, shift);
+    Value value = arith::TruncIOp::create(builder, loc, element, shifted);
+    load.replaceAllUsesWith(value);
+    load.erase();
+    return success();
+  }
   Value index = wordIndex(builder, loc, view, load.getIndices().front(), element);
   Value low = memref::LoadOp::create(builder, loc, words, index);
   Value value = low;
@@ -119,6 +164,24 @@ LogicalResult lowerStore(memref::StoreOp store, Value words,
   Location loc = store.getLoc();
   Value value = store.getValueToStore();
   Type element = value.getType();
+  if (unsigned bits = subWordBits(element)) {
+    auto [word, shift] = subWordPlace(builder, loc, byteShiftOf(view),
+                                      store.getIndices().front(), bits);
+    Type i32 = builder.getI32Type();
+    Value wide = arith::ShLIOp::create(
+        builder, loc, arith::ExtUIOp::create(builder, loc, i32, value), shift);
+    Value ones = arith::ConstantIntOp::create(builder, loc, i32,
+                                              (int64_t(1) << bits) - 1);
+    Value keep = arith::XOrIOp::create(
+        builder, loc, arith::ShLIOp::create(builder, loc, ones, shift),
+        arith::ConstantIntOp::create(builder, loc, i32, -1));
+    memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::andi,
+                                keep, words, ValueRange{word});
+    memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::ori, wide,
+                                words, ValueRange{word});
+    store.erase();
+    return success();
+  }
   Value index =
       wordIndex(builder, loc, view, store.getIndices().front(), element);
   if (isWordElement(element)) {
@@ -211,11 +274,13 @@ gpumem::vulkan::makeDynamicSharedRoots(gpu::GPUFuncOp kernel,
         continue;
       }
       Type element = view.getType().getElementType();
-      if (!isWordElement(element) && !isDoubleWordElement(element))
+      if (!isWordElement(element) && !isDoubleWordElement(element) &&
+          !subWordBits(element))
         return view.emitOpError()
                << "views dynamic shared memory as elements of " << element
                << "; the vulkan target addresses dynamic shared memory in "
-                  "32-bit words and views it as i32, f32, i64 or f64 only";
+                  "32-bit words and views it as 8-, 16-, 32- or 64-bit "
+                  "integers and 32- or 64-bit floats";
       OpBuilder at(view);
       auto rootType = MemRefType::get({ShapedType::kDynamic}, element,
                                       MemRefLayoutAttrInterface(), workgroup);
@@ -260,13 +325,6 @@ gpumem::vulkan::lowerDynamicSharedAccesses(DynamicSharedRoots &roots,
         pointer.erase();
         continue;
       }
-      bool access = isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
-                        memref::GenericAtomicRMWOp>(user);
-      if (access && element.isInteger(8))
-        return user->emitOpError()
-               << "accesses dynamic shared memory by bytes; the vulkan "
-                  "target addresses it in 32-bit words: view it as i32, "
-                  "f32, i64 or f64 with memref.view";
       if (auto load = dyn_cast<memref::LoadOp>(user)) {
         if (failed(lowerLoad(load, roots.words, view)))
           return failure();

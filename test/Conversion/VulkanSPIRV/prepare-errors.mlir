@@ -70,26 +70,13 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @k(%i: index, %out: memref<4xi32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
-    %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{'memref.load' op accesses dynamic shared memory by bytes; the vulkan target addresses it in 32-bit words}}
-    %v = memref.load %d[%i] : memref<?xi8, #gpu.address_space<workgroup>>
-    %e = arith.extui %v : i8 to i32
-    memref.store %e, %out[%i] : memref<4xi32>
-    gpu.return
-  }
-}
-
-// -----
-
-gpu.module @m {
   gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     %c0 = arith.constant 0 : index
     %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{'memref.view' op views dynamic shared memory as elements of 'f16'; the vulkan target addresses dynamic shared memory in 32-bit words and views it as i32, f32, i64 or f64 only}}
-    %h = memref.view %d[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xf16, #gpu.address_space<workgroup>>
-    %z = arith.constant 0.0 : f16
-    memref.store %z, %h[%c0] : memref<8xf16, #gpu.address_space<workgroup>>
+    // expected-error @below {{'memref.view' op views dynamic shared memory as elements of 'index'; the vulkan target addresses dynamic shared memory in 32-bit words and views it as 8-, 16-, 32- or 64-bit integers and 32- or 64-bit floats}}
+    %h = memref.view %d[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xindex, #gpu.address_space<workgroup>>
+    %z = arith.constant 0 : index
+    memref.store %z, %h[%c0] : memref<8xindex, #gpu.address_space<workgroup>>
     gpu.return
   }
 }
