@@ -87,8 +87,13 @@ struct Chooser {
       for (OpOperand &operand : op->getOpOperands()) {
         if (!isWorkgroupMemRef(operand.get().getType()))
           continue;
-        if (isa<scf::YieldOp, scf::ConditionOp, arith::SelectOp>(op) ||
-            (isa<scf::ForOp, scf::WhileOp>(op)))
+        // Yields into the ops whose memref results are choices only.
+        bool intoChoice =
+            isa<scf::ConditionOp, arith::SelectOp, scf::ForOp, scf::WhileOp>(
+                op) ||
+            (isa<scf::YieldOp>(op) &&
+             isa<scf::IfOp, scf::ForOp, scf::WhileOp>(op->getParentOp()));
+        if (intoChoice)
           operands.push_back(&operand);
       }
     });
