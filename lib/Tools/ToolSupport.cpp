@@ -130,18 +130,29 @@ static std::string runtimeLibraryName(gpumem::Target target) {
   }
 }
 
+/// A probe of gpumem's Vulkan runtime, or null without the runtime.
+static void *vulkanProbe(const char *name) {
+  static void *runtime = [] {
+    llvm::SmallString<256> path(gpumem::runtimeDirectory(nullptr));
+    llvm::sys::path::append(path, runtimeLibraryName(gpumem::Target::Vulkan));
+    return dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }();
+  return runtime ? dlsym(runtime, name) : nullptr;
+}
+
 int gpumem::vulkanDeviceKind() {
   static const int kind = [] {
-    llvm::SmallString<256> path(runtimeDirectory(nullptr));
-    llvm::sys::path::append(path, runtimeLibraryName(Target::Vulkan));
-    void *runtime = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!runtime)
-      return 0;
     auto probe =
-        reinterpret_cast<int (*)()>(dlsym(runtime, "gpumemVulkanDeviceKind"));
+        reinterpret_cast<int (*)()>(vulkanProbe("gpumemVulkanDeviceKind"));
     return probe ? probe() : 0;
   }();
   return kind;
+}
+
+int64_t gpumem::vulkanMaxSharedMemory() {
+  auto probe = reinterpret_cast<int64_t (*)()>(
+      vulkanProbe("gpumemVulkanMaxSharedMemory"));
+  return probe ? probe() : 0;
 }
 
 llvm::cl::OptionCategory &gpumem::getToolCategory() {
@@ -291,7 +302,8 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   // The combinations need the target; "auto" resolves here only when
   // another option depends on it.
   bool dependsOnTarget = !options.chip.empty() || !sanitize.empty() ||
-                         options.subgroupSize != 32;
+                         options.subgroupSize != 32 ||
+                         options.maxSharedMemory.getNumOccurrences();
   if (!dependsOnTarget)
     return success();
   FailureOr<Target> target = resolveTarget(options);
@@ -308,6 +320,20 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
     reportToolError(Twine("--sanitize runs on the cpu and cuda-emu "
                             "targets, not ") +
                       targetName(*target) + "; use --target=cpu");
+    return failure();
+  }
+  if (options.maxSharedMemory.getNumOccurrences() &&
+      *target != Target::Vulkan) {
+    reportToolError(Twine("--max-shared-memory is for --target=vulkan; the ") +
+                    targetName(*target) +
+                    " target's limit comes from its chip or runtime");
+    return failure();
+  }
+  if (options.maxSharedMemory.getNumOccurrences() &&
+      options.maxSharedMemory < 16384) {
+    reportToolError("--max-shared-memory=" +
+                    Twine(options.maxSharedMemory.getValue()) +
+                    " is below Vulkan's minimum of 16384 bytes");
     return failure();
   }
   if (!options.chip.empty() && *target != Target::CUDA &&
@@ -390,7 +416,8 @@ static void printPipeline(PassManager &pm, llvm::raw_ostream &os) {
 
 LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                                        const TargetOptions &options,
-                                       StringRef chip) {
+                                       StringRef chip,
+                                       uint64_t maxSharedMemory) {
   // The values were checked by checkToolOptions.
   StringRef hostBuffers = options.hostBuffers;
   std::string sanitize = sanitizeChecks(options);
@@ -415,6 +442,8 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   } else if (target == Target::Vulkan) {
     VulkanPipelineOptions vulkanOptions;
     vulkanOptions.subgroupSize = options.subgroupSize.getValue();
+    if (maxSharedMemory)
+      vulkanOptions.maxSharedMemory = maxSharedMemory;
     setShared(vulkanOptions);
     buildVulkanPipeline(pm, vulkanOptions);
   } else if (target == Target::CUDAEmu) {
@@ -492,7 +521,12 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
                     "program on CPU cores");
     return failure();
   }
-  return compileForTarget(*module, target, options, chip);
+  // --max-shared-memory wins; a vulkan program that runs here is compiled
+  // for this device's workgroup memory; otherwise the pipeline's default.
+  uint64_t maxSharedMemory = options.maxSharedMemory;
+  if (target == Target::Vulkan && runsHere && !maxSharedMemory)
+    maxSharedMemory = uint64_t(std::max<int64_t>(vulkanMaxSharedMemory(), 0));
+  return compileForTarget(*module, target, options, chip, maxSharedMemory);
 }
 
 FailureOr<SmallVector<std::string>>

@@ -1,5 +1,6 @@
 //===----------------------------------------------------------------------===//
-// Choosing and creating the Vulkan device, and gpumemVulkanDeviceKind.
+// Choosing and creating the Vulkan device, and the probes the tools use
+// (gpumemVulkanDeviceKind, gpumemVulkanMaxSharedMemory).
 //
 // The choice: mgpuSetDefaultDevice's index when it came before the first
 // use, else $GPUMEM_VULKAN_DEVICE, else the first device with a compute
@@ -387,6 +388,22 @@ extern "C" int gpumemVulkanSubgroupSize(void) {
                    VkPhysicalDeviceSubgroupProperties{
                        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES})
                  .subgroupSize);
+}
+
+/// The workgroup memory a workgroup of the device gpumem would use may
+/// have (maxComputeSharedMemorySize), or 0 without one: the tools compile
+/// for it when the program runs here.
+extern "C" int64_t gpumemVulkanMaxSharedMemory(void) {
+  const Instance *found = tryInstance(nullptr);
+  if (!found)
+    return 0;
+  std::lock_guard<std::mutex> lock(choosing);
+  int index = probedIndex(*found);
+  if (index < 0)
+    return 0;
+  VkPhysicalDeviceProperties properties;
+  vk.vkGetPhysicalDeviceProperties(found->devices[index], &properties);
+  return int64_t(properties.limits.maxComputeSharedMemorySize);
 }
 
 extern "C" void mgpuSetDefaultDevice(int32_t index) {

@@ -72,6 +72,12 @@ struct TargetOptions {
                      "16, from the CPU's vector width). The other targets' "
                      "warps have 32"),
       llvm::cl::init(32), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<unsigned> maxSharedMemory{
+      "max-shared-memory",
+      llvm::cl::desc("Workgroup memory of a workgroup, in bytes, that the "
+                     "vulkan target compiles for (default: the Vulkan "
+                     "device's when the program runs here, else 32768)"),
+      llvm::cl::init(0), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> sanitize{
       "sanitize", llvm::cl::ValueOptional,
       llvm::cl::desc("Check the kernels as they run on the cpu target and "
@@ -145,10 +151,12 @@ mlir::LogicalResult checkToolOptions(const TargetOptions &options);
 mlir::FailureOr<Target> resolveTarget(const TargetOptions &options);
 
 /// Runs the gpumem pipeline of `target` on `module`, for `chip` when the
-/// target is cuda.
+/// target is cuda, and for `maxSharedMemory` bytes of workgroup memory (0:
+/// the pipeline's default) when it is vulkan.
 mlir::LogicalResult compileForTarget(mlir::ModuleOp module, Target target,
                                      const TargetOptions &options,
-                                     llvm::StringRef chip);
+                                     llvm::StringRef chip,
+                                     uint64_t maxSharedMemory = 0);
 
 /// The directory holding gpumem's runtime libraries: ../lib from the tool
 /// `argv0` names.
@@ -186,6 +194,10 @@ runtimeLibraries(Target target, const char *argv0, bool withMLIRUtils);
 /// What gpumem's Vulkan runtime finds here: 0 no Vulkan driver or device, 1
 /// a CPU implementation (lavapipe), 2 a GPU.
 int vulkanDeviceKind();
+
+/// The workgroup memory limit of the Vulkan device gpumem would use here,
+/// in bytes, or 0 without one.
+int64_t vulkanMaxSharedMemory();
 
 /// True when libcuda.so.1 loads, initializes and reports a device.
 bool isCudaDeviceUsable();
