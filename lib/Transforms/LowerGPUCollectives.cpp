@@ -5,7 +5,10 @@
 // greedily (warp of 32 lanes, 32-bit shuffles; wider values are split);
 // gpu.subgroup_size becomes 32 and gpu.num_subgroups the block's threads
 // divided by 32, rounded up. With all-reduce=false, gpu.all_reduce stays
-// (the vulkan target lowers it through workgroup memory).
+// (the vulkan target lowers it through workgroup memory). The driver does
+// not gather constants: it would hoist the user's constants to the entry
+// block and erase their locations, so that a later error about one (an
+// index constant the vulkan target cannot represent, say) had none.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
@@ -61,7 +64,10 @@ struct LowerGPUCollectivesPass
     populateGpuShufflePatterns(patterns);
     patterns.add(lowerSubgroupSize);
     patterns.add(lowerNumSubgroups);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+    GreedyRewriteConfig config;
+    config.enableConstantCSE(false);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config))) {
       getOperation().emitError() << "rewriting GPU collectives did not "
                                     "converge";
       signalPassFailure();
