@@ -259,6 +259,12 @@ def GPUMemAttachVulkanTargetPass
     defaults suit Mesa's lavapipe and common GPUs; a device with less is
     checked again by the runtime at launch.
 
+    An index constant or `scf.index_switch` case in those modules that the
+    shaders' 32-bit index cannot hold (outside -2^31 to 2^32-1) is a
+    located error: `'arith.constant' op has index value
+    9223372036854775807, which does not fit the 32-bit index of a vulkan
+    shader`.
+
     Before:
     ```mlir
     gpu.module @kernels { ... }

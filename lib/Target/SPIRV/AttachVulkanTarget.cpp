@@ -2,13 +2,18 @@
 // gpumem-attach-vulkan-target: every gpu.module without a target gets
 // #gpumem.vulkan and the spirv.target_env upstream's SPIR-V conversions read
 // (version, capabilities, extensions, limits), built from the options.
+// Index constants and scf.index_switch cases in its kernels must fit the
+// shaders' 32-bit index: upstream's conversion fails on one that does not,
+// without a location once greedy rewrites have moved the constant.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 
@@ -33,6 +38,40 @@ constexpr const char *kCapabilities =
     "GroupNonUniformShuffleRelative, GroupNonUniformArithmetic";
 constexpr const char *kExtensions =
     "SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage";
+
+/// Reports each index constant and scf.index_switch case in `module` whose
+/// value the shaders' 32-bit index cannot hold (upstream's conversion takes
+/// a value that fits 32 bits unsigned or signed); returns whether there was
+/// one.
+bool checkIndexConstants(gpu::GPUModuleOp module) {
+  bool failed = false;
+  module.walk([&](Operation *op) {
+    SmallVector<APInt> values;
+    StringRef what = "index value";
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (!getElementTypeOrSelf(constant.getType()).isIndex())
+        return;
+      if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
+        values.push_back(integer.getValue());
+      else if (auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue()))
+        llvm::append_range(values, dense.getValues<APInt>());
+    } else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op)) {
+      what = "case";
+      for (int64_t value : indexSwitch.getCases())
+        values.push_back(APInt(64, value, /*isSigned=*/true));
+    }
+    for (const APInt &value : values) {
+      if (value.isIntN(32) || value.isSignedIntN(32))
+        continue;
+      op->emitOpError() << "has " << what << " " << value.getSExtValue()
+                        << ", which does not fit the 32-bit index of a "
+                           "vulkan shader";
+      failed = true;
+      return;
+    }
+  });
+  return failed;
+}
 
 struct AttachVulkanTargetPass
     : gpumem::impl::GPUMemAttachVulkanTargetPassBase<AttachVulkanTargetPass> {
@@ -75,13 +114,17 @@ struct AttachVulkanTargetPass
       return signalPassFailure();
     }
     auto target = gpumem::VulkanTargetAttr::get(&getContext());
+    bool failed = false;
     getOperation().walk([&](gpu::GPUModuleOp module) {
       ArrayAttr targets = module.getTargetsAttr();
       if (targets && !targets.empty())
         return;
       module.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
       module->setAttr(spirv::getTargetEnvAttrName(), targetEnv);
+      failed |= checkIndexConstants(module);
     });
+    if (failed)
+      signalPassFailure();
   }
 };
 
