@@ -11,7 +11,13 @@
 // memory spaces it can live in, and every gpu.func attribution must have a
 // static shape. Every llvm.inline_asm's operand references ($N, ${N:m})
 // must name one of its operands: LLVM's assembly printers abort on one
-// that does not.
+// that does not. Every memref type of a value, function signature or
+// memref.global (each type reported once) must have a strided layout, and
+// in host code an integer memory space or none: the LLVM lowerings have no
+// descriptor for other layouts and map #gpu.address_space only in device
+// code, and fail with an error without a location. Block and grid sizes a
+// function declares (known_block_size, nvvm.maxntid, ...) must be at
+// least 1: LLVM's NVPTX backend rejects a negative one without a location.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
@@ -22,6 +28,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMCHECKDEVICECODEPASS
@@ -82,6 +90,123 @@ bool isDeviceCode(Operation *op) {
          op->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// Why no lowering converts `type` (in host code when `host`): empty when
+/// one does.
+std::string whyNotLowered(Type type, bool host) {
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  if (!memref)
+    return "";
+  if (auto ranked = dyn_cast<MemRefType>(type); ranked && !ranked.isStrided())
+    return ", whose layout is not strided; the lowerings take identity and "
+           "strided<...> layouts only";
+  Attribute space = memref.getMemorySpace();
+  if (host && space && !isa<IntegerAttr>(space))
+    return " in host code, whose memory space is not an integer; host code "
+           "takes memory spaces given as integers only (no memory space for "
+           "host memory)";
+  return "";
+}
+
+/// The functions outside gpu.modules that device code calls, directly or
+/// through others: outlining copies them into the kernels' gpu.module.
+DenseSet<Operation *> getDeviceFunctions(ModuleOp module) {
+  SymbolTableCollection symbols;
+  DenseSet<Operation *> functions;
+  SmallVector<Operation *> worklist;
+  auto visit = [&](Operation *root) {
+    root->walk([&](CallOpInterface call) {
+      auto callee =
+          dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+      if (!callee)
+        return;
+      Operation *function = symbols.lookupNearestSymbolFrom(call, callee);
+      if (function && functions.insert(function).second)
+        worklist.push_back(function);
+    });
+  };
+  module.walk([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op)) {
+      visit(op);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  while (!worklist.empty())
+    visit(worklist.pop_back_val());
+  return functions;
+}
+
+/// Reports each memref type `op` defines (results, block arguments of its
+/// regions, a function's signature, a memref.global's type) that no
+/// lowering converts, once per type in `reported`; returns whether it did.
+/// Host code is what is outside gpu.launch bodies, gpu.modules and
+/// `deviceFunctions`.
+bool checkTypes(Operation *op, const DenseSet<Operation *> &deviceFunctions,
+                DenseSet<Type> &reported) {
+  bool host = !isDeviceCode(op) && !isa<gpu::GPUModuleOp>(op);
+  for (Operation *parent = op; host && parent; parent = parent->getParentOp())
+    host = !deviceFunctions.contains(parent);
+  // gpumem-hoist-workgroup-allocs says more about a workgroup allocation in
+  // host code (where to allocate it instead): left to it, with its type.
+  if (host && isa<memref::AllocOp, memref::AllocaOp>(op) &&
+      gpumem::isWorkgroupMemRef(op->getResult(0).getType())) {
+    reported.insert(op->getResult(0).getType());
+    return false;
+  }
+  bool failed = false;
+  auto check = [&](Type type, bool hostType, StringRef what, unsigned index) {
+    std::string why = whyNotLowered(type, hostType);
+    if (why.empty() || !reported.insert(type).second)
+      return;
+    op->emitOpError() << "has " << what << " " << index << " of type " << type
+                      << why;
+    failed = true;
+  };
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+    check(type, host, "result", index);
+  if (auto global = dyn_cast<memref::GlobalOp>(op))
+    check(global.getType(), host, "type", 0);
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (function) {
+    for (auto [index, type] : llvm::enumerate(function.getArgumentTypes()))
+      check(type, host, "argument", index);
+    for (auto [index, type] : llvm::enumerate(function.getResultTypes()))
+      check(type, host, "function result", index);
+  }
+  // The body of a gpu.launch is device code.
+  bool bodyHost = host && !isa<gpu::LaunchOp>(op);
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (!(function && block.isEntryBlock()))
+        for (BlockArgument arg : block.getArguments())
+          check(arg.getType(), bodyHost, "block argument", arg.getArgNumber());
+  return failed;
+}
+
+/// Reports a block or grid size below 1 that function `op` declares;
+/// returns whether there was one.
+bool checkDeclaredSizes(FunctionOpInterface op) {
+  static const char *const names[] = {
+      "known_block_size",    "known_grid_size", "gpu.known_block_size",
+      "gpu.known_grid_size", "nvvm.maxntid",    "nvvm.reqntid",
+      "nvvm.cluster_dim"};
+  for (const char *name : names) {
+    auto sizes = op->getAttrOfType<DenseI32ArrayAttr>(name);
+    if (!sizes)
+      continue;
+    for (auto [dim, size] : llvm::enumerate(sizes.asArrayRef())) {
+      if (size >= 1)
+        continue;
+      op->emitOpError() << "declares " << name << " " << size
+                        << " in dimension "
+                        << "xyz"[std::min<size_t>(dim, 2)]
+                        << "; block and grid sizes are at least 1";
+      return true;
+    }
+  }
+  return false;
+}
+
 struct CheckDeviceCodePass
     : gpumem::impl::GPUMemCheckDeviceCodePassBase<CheckDeviceCodePass> {
   /// Attributions are laid out at compile time: each needs a static shape.
@@ -107,6 +232,14 @@ struct CheckDeviceCodePass
 
   void runOnOperation() override {
     bool failed = false;
+    DenseSet<Type> reported;
+    DenseSet<Operation *> deviceFunctions = getDeviceFunctions(getOperation());
+    // Definitions before uses: a type is reported where it first appears.
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      failed |= checkTypes(op, deviceFunctions, reported);
+      if (auto function = dyn_cast<FunctionOpInterface>(op))
+        failed |= checkDeclaredSizes(function);
+    });
     getOperation().walk([&](Operation *op) {
       Operation *parent = op->getParentOp();
       if (isa_and_present<gpu::GPUModuleOp, ModuleOp>(parent) &&

@@ -105,3 +105,78 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A memref layout that is not strided has no descriptor in any lowering
+// (upstream's type conversion fails on it without a location); each type is
+// reported once.
+// expected-error @below {{'func.func' op has argument 0 of type 'memref<4xf32, affine_map<(d0) -> (d0 floordiv 2, d0 mod 2)>>', whose layout is not strided; the lowerings take identity and strided<...> layouts only}}
+func.func @tiled(%a: memref<4xf32, affine_map<(d0) -> (d0 floordiv 2, d0 mod 2)>>) {
+  %c = memref.cast %a : memref<4xf32, affine_map<(d0) -> (d0 floordiv 2, d0 mod 2)>> to memref<4xf32, affine_map<(d0) -> (d0 floordiv 2, d0 mod 2)>>
+  return
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op has argument 0 of type 'memref<33xf32, affine_map<(d0) -> (d0 floordiv 2)>>', whose layout is not strided}}
+  gpu.func @k(%m: memref<33xf32, affine_map<(d0) -> (d0 floordiv 2)>>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// Host code takes integer memory spaces only: the host lowerings map
+// #gpu.address_space in device code alone.
+// expected-error @below {{'func.func' op has argument 0 of type 'memref<4xf32, #gpu.address_space<global>>' in host code, whose memory space is not an integer; host code takes memory spaces given as integers only (no memory space for host memory)}}
+func.func @host(%g: memref<4xf32, #gpu.address_space<global>>, %w: memref<4xf32, 3>) {
+  return
+}
+
+// -----
+
+// A function the device code calls is device code: outlining copies it into
+// the kernel's gpu.module (its workgroup alloca is fine), as is what it calls.
+func.func @main(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %x = func.call @device(%tx) : (index) -> f32
+    memref.store %x, %out[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+func.func @device(%t: index) -> f32 {
+  %x = func.call @nested(%t) : (index) -> f32
+  return %x : f32
+}
+func.func @nested(%t: index) -> f32 {
+  %buf = memref.alloca() : memref<4xf32, #gpu.address_space<workgroup>>
+  %x = memref.load %buf[%t] : memref<4xf32, #gpu.address_space<workgroup>>
+  return %x : f32
+}
+
+// -----
+
+// Declared block and grid sizes are at least 1: LLVM's NVPTX backend
+// rejects a negative nvvm.maxntid or nvvm.reqntid without a location.
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op declares known_block_size -1 in dimension x; block and grid sizes are at least 1}}
+  gpu.func @block() kernel attributes {known_block_size = array<i32: -1, 2, 1>} {
+    gpu.return
+  }
+  // expected-error @below {{'gpu.func' op declares known_grid_size 0 in dimension z; block and grid sizes are at least 1}}
+  gpu.func @grid() kernel attributes {known_grid_size = array<i32: 1, 2, 0>} {
+    gpu.return
+  }
+  // expected-error @below {{'gpu.func' op declares nvvm.reqntid -4 in dimension y; block and grid sizes are at least 1}}
+  gpu.func @reqntid() kernel attributes {nvvm.reqntid = array<i32: 32, -4, 1>} {
+    gpu.return
+  }
+  gpu.func @valid() kernel attributes {known_block_size = array<i32: 32, 1, 1>, nvvm.maxntid = array<i32: 32, 1, 1>} {
+    gpu.return
+  }
+}

@@ -199,6 +199,19 @@ def GPUMemCheckDeviceCodePass
     - an `llvm.inline_asm` whose assembly string refers to an operand it
       does not have (`$4` with two operands): LLVM's assembly printers
       abort on it.
+    - a memref type (of a value, a function's signature or a
+      `memref.global`) whose layout is not strided, such as
+      `affine_map<(d0) -> (d0 floordiv 2)>`, anywhere; and in host code
+      (outside launch bodies, gpu.modules and the functions device code
+      calls) a memref type whose memory space is not an integer, such as
+      `#gpu.address_space<global>`: the LLVM lowerings convert neither, and
+      fail without a location. Each such type is reported once, where it
+      first appears (a workgroup allocation in host code is left to
+      gpumem-hoist-workgroup-allocs, which says where to allocate it).
+    - a function that declares a block or grid size below 1
+      (`known_block_size`, `known_grid_size`, `nvvm.maxntid`,
+      `nvvm.reqntid`, `nvvm.cluster_dim`): LLVM's NVPTX backend rejects a
+      negative one without a location.
 
     ```mlir
     gpu.launch ... {
