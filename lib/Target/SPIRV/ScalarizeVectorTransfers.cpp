@@ -10,7 +10,9 @@
 //   transfer_read: memref.load, or the padding value outside the bounds,
 //     then vector.from_elements;
 //   vector.load and vector.store (in bounds by definition) of a 1-D vector
-//     the same way, without guards.
+//     the same way, without guards; vector.maskedload/maskedstore and
+//     vector.gather/scatter with a guard per element on its mask bit (the
+//     gather's index vector added to the last index).
 // Masked transfers, other permutation maps and tensors are left alone
 // (the conversion then names them). With them come folds that make the
 // vectors of typical kernels (build a row, convert it, write it out)
@@ -177,6 +179,118 @@ struct ScalarizeVectorStore : OpRewritePattern<vector::StoreOp> {
   }
 };
 
+/// Element k of a masked or gathering access: its element loaded where the
+/// mask is set, the pass-through value elsewhere (`store`: stored where the
+/// mask is set), at the last index plus `offset`.
+Value maskedElement(PatternRewriter &rewriter, Location loc, Value mask,
+                    int64_t k, Value base, ValueRange indices, Value offset,
+                    Value passThru, Value toStore) {
+  Value set = vector::ExtractOp::create(rewriter, loc, mask,
+                                        ArrayRef<int64_t>{k});
+  SmallVector<Value> at(indices);
+  at.back() = arith::AddIOp::create(rewriter, loc, at.back(), offset);
+  OpBuilder::InsertionGuard insertion(rewriter);
+  if (toStore) {
+    Value element = vector::ExtractOp::create(rewriter, loc, toStore,
+                                              ArrayRef<int64_t>{k});
+    auto guard = scf::IfOp::create(rewriter, loc, set, /*withElse=*/false);
+    rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+    memref::StoreOp::create(rewriter, loc, element, base, at);
+    return Value();
+  }
+  Value fallback = vector::ExtractOp::create(rewriter, loc, passThru,
+                                             ArrayRef<int64_t>{k});
+  auto guard = scf::IfOp::create(rewriter, loc, TypeRange{fallback.getType()},
+                                 set, /*withElse=*/true);
+  rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+  Value loaded = memref::LoadOp::create(rewriter, loc, base, at);
+  scf::YieldOp::create(rewriter, loc, loaded);
+  rewriter.setInsertionPointToStart(&guard.getElseRegion().front());
+  scf::YieldOp::create(rewriter, loc, fallback);
+  return guard.getResult(0);
+}
+
+/// The offset of element k along the last dimension: k, or element k of a
+/// gather's or scatter's index vector.
+Value elementOffset(PatternRewriter &rewriter, Location loc, Value indexVec,
+                    int64_t k) {
+  if (!indexVec)
+    return arith::ConstantIndexOp::create(rewriter, loc, k);
+  Value index = vector::ExtractOp::create(rewriter, loc, indexVec,
+                                          ArrayRef<int64_t>{k});
+  if (index.getType().isIndex())
+    return index;
+  return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                    index);
+}
+
+/// vector.maskedload and vector.gather of 1-D vectors as guarded scalar
+/// loads.
+template <typename Op>
+struct ScalarizeMaskedRead : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    VectorType vector = op.getVectorType();
+    if (vector.getRank() != 1 || vector.isScalable() ||
+        cast<ShapedType>(op.getBase().getType()).getRank() < 1)
+      return failure();
+    Value indexVec;
+    SmallVector<Value> at;
+    if constexpr (std::is_same_v<Op, vector::GatherOp>) {
+      indexVec = op.getIndices();
+      at.append(op.getOffsets().begin(), op.getOffsets().end());
+    } else {
+      at.append(op.getIndices().begin(), op.getIndices().end());
+    }
+    if (!isa<MemRefType>(op.getBase().getType()))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> elements;
+    for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k)
+      elements.push_back(maskedElement(
+          rewriter, loc, op.getMask(), k, op.getBase(), at,
+          elementOffset(rewriter, loc, indexVec, k), op.getPassThru(),
+          Value()));
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vector, elements);
+    return success();
+  }
+};
+
+/// vector.maskedstore and vector.scatter of 1-D vectors as guarded scalar
+/// stores.
+template <typename Op>
+struct ScalarizeMaskedWrite : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    VectorType vector = op.getVectorType();
+    if (vector.getRank() != 1 || vector.isScalable() ||
+        cast<ShapedType>(op.getBase().getType()).getRank() < 1 ||
+        op->getNumResults())
+      return failure();
+    Value indexVec;
+    SmallVector<Value> at;
+    if constexpr (std::is_same_v<Op, vector::ScatterOp>) {
+      indexVec = op.getIndices();
+      at.append(op.getOffsets().begin(), op.getOffsets().end());
+    } else {
+      at.append(op.getIndices().begin(), op.getIndices().end());
+    }
+    if (!isa<MemRefType>(op.getBase().getType()))
+      return failure();
+    Location loc = op.getLoc();
+    for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k)
+      maskedElement(rewriter, loc, op.getMask(), k, op.getBase(), at,
+                    elementOffset(rewriter, loc, indexVec, k),
+                    Value(), op.getValueToStore());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// vector.deinterleave of a 1-D vector as two shuffles (its even and its
 /// odd elements), which SPIR-V has and element extraction sees through.
 struct DeinterleaveToShuffles : OpRewritePattern<vector::DeinterleaveOp> {
@@ -269,7 +383,11 @@ void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<ScalarizeTransferWrite, ScalarizeTransferRead,
                ScalarizeVectorLoad, ScalarizeVectorStore, ExtractOfElementwise,
-               DeinterleaveToShuffles, ExtractOfShuffle>(context);
+               DeinterleaveToShuffles, ExtractOfShuffle,
+               ScalarizeMaskedRead<vector::MaskedLoadOp>,
+               ScalarizeMaskedRead<vector::GatherOp>,
+               ScalarizeMaskedWrite<vector::MaskedStoreOp>,
+               ScalarizeMaskedWrite<vector::ScatterOp>>(context);
   vector::populateVectorInterleaveToShufflePatterns(patterns);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);
