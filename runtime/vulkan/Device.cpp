@@ -363,28 +363,30 @@ int probedIndex(const Instance &found) {
                                                                       : -1;
 }
 
+/// The physical device gpumem would use here, or null. Never exits.
+VkPhysicalDevice probedDevice() {
+  const Instance *found = tryInstance(nullptr);
+  if (!found)
+    return VK_NULL_HANDLE;
+  std::lock_guard<std::mutex> lock(choosing);
+  int index = probedIndex(*found);
+  return index < 0 ? VK_NULL_HANDLE : found->devices[index];
+}
+
 } // namespace
 
 extern "C" int gpumemVulkanDeviceKind(void) {
-  const Instance *found = tryInstance(nullptr);
-  if (!found)
+  VkPhysicalDevice physical = probedDevice();
+  if (!physical)
     return 0;
-  std::lock_guard<std::mutex> lock(choosing);
-  int index = probedIndex(*found);
-  if (index < 0)
-    return 0;
-  return typeOf(found->devices[index]) == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 2;
+  return typeOf(physical) == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 2;
 }
 
 extern "C" int gpumemVulkanSubgroupSize(void) {
-  const Instance *found = tryInstance(nullptr);
-  if (!found)
+  VkPhysicalDevice physical = probedDevice();
+  if (!physical)
     return 0;
-  std::lock_guard<std::mutex> lock(choosing);
-  int index = probedIndex(*found);
-  if (index < 0)
-    return 0;
-  return int(query(found->devices[index],
+  return int(query(physical,
                    VkPhysicalDeviceSubgroupProperties{
                        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES})
                  .subgroupSize);
@@ -394,15 +396,11 @@ extern "C" int gpumemVulkanSubgroupSize(void) {
 /// have (maxComputeSharedMemorySize), or 0 without one: the tools compile
 /// for it when the program runs here.
 extern "C" int64_t gpumemVulkanMaxSharedMemory(void) {
-  const Instance *found = tryInstance(nullptr);
-  if (!found)
-    return 0;
-  std::lock_guard<std::mutex> lock(choosing);
-  int index = probedIndex(*found);
-  if (index < 0)
+  VkPhysicalDevice physical = probedDevice();
+  if (!physical)
     return 0;
   VkPhysicalDeviceProperties properties;
-  vk.vkGetPhysicalDeviceProperties(found->devices[index], &properties);
+  vk.vkGetPhysicalDeviceProperties(physical, &properties);
   return int64_t(properties.limits.maxComputeSharedMemorySize);
 }
 

@@ -224,6 +224,24 @@ Value elementOffset(PatternRewriter &rewriter, Location loc, Value indexVec,
                                     index);
 }
 
+/// The base indices of a masked or gathering access and, for a gather or
+/// scatter, its index vector; failure unless it moves a 1-D vector through
+/// a memref.
+template <typename Op>
+FailureOr<std::pair<SmallVector<Value>, Value>> maskedPlace(Op op) {
+  VectorType vector = op.getVectorType();
+  auto memref = dyn_cast<MemRefType>(op.getBase().getType());
+  if (vector.getRank() != 1 || vector.isScalable() || !memref ||
+      memref.getRank() < 1)
+    return failure();
+  if constexpr (std::is_same_v<Op, vector::GatherOp> ||
+                std::is_same_v<Op, vector::ScatterOp>)
+    return std::make_pair(SmallVector<Value>(op.getOffsets()),
+                          Value(op.getIndices()));
+  else
+    return std::make_pair(SmallVector<Value>(op.getIndices()), Value());
+}
+
 /// vector.maskedload and vector.gather of 1-D vectors as guarded scalar
 /// loads.
 template <typename Op>
@@ -232,20 +250,11 @@ struct ScalarizeMaskedRead : OpRewritePattern<Op> {
 
   LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
+    auto place = maskedPlace(op);
+    if (failed(place))
+      return failure();
+    auto &[at, indexVec] = *place;
     VectorType vector = op.getVectorType();
-    if (vector.getRank() != 1 || vector.isScalable() ||
-        cast<ShapedType>(op.getBase().getType()).getRank() < 1)
-      return failure();
-    Value indexVec;
-    SmallVector<Value> at;
-    if constexpr (std::is_same_v<Op, vector::GatherOp>) {
-      indexVec = op.getIndices();
-      at.append(op.getOffsets().begin(), op.getOffsets().end());
-    } else {
-      at.append(op.getIndices().begin(), op.getIndices().end());
-    }
-    if (!isa<MemRefType>(op.getBase().getType()))
-      return failure();
     Location loc = op.getLoc();
     SmallVector<Value> elements;
     for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k)
@@ -266,21 +275,11 @@ struct ScalarizeMaskedWrite : OpRewritePattern<Op> {
 
   LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
+    auto place = maskedPlace(op);
+    if (failed(place))
+      return failure();
+    auto &[at, indexVec] = *place;
     VectorType vector = op.getVectorType();
-    if (vector.getRank() != 1 || vector.isScalable() ||
-        cast<ShapedType>(op.getBase().getType()).getRank() < 1 ||
-        op->getNumResults())
-      return failure();
-    Value indexVec;
-    SmallVector<Value> at;
-    if constexpr (std::is_same_v<Op, vector::ScatterOp>) {
-      indexVec = op.getIndices();
-      at.append(op.getOffsets().begin(), op.getOffsets().end());
-    } else {
-      at.append(op.getIndices().begin(), op.getIndices().end());
-    }
-    if (!isa<MemRefType>(op.getBase().getType()))
-      return failure();
     Location loc = op.getLoc();
     for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k)
       maskedElement(rewriter, loc, op.getMask(), k, op.getBase(), at,
