@@ -176,6 +176,9 @@ void gpumem::reportToolError(const llvm::Twine &message) {
 /// Keeps --help to gpumem's options and LLVM's generic ones (--help,
 /// --version): the others are hidden, so that --help-hidden still lists
 /// them (llvm::cl::HideUnrelatedOptions alone would hide them from both).
+/// (UBSan's vptr check is off for this library: most options are
+/// instantiated in libLLVM and libMLIR, whose type information it cannot
+/// see.)
 static void hideUnrelatedOptions() {
   auto options = llvm::cl::getRegisteredOptions();
   llvm::DenseMap<llvm::cl::Option *, llvm::cl::OptionHidden> before;
