@@ -107,6 +107,9 @@ static void addHostBuffersToDevice(OpPassManager &pm, StringRef mode) {
 static void addStructuredLowering(OpPassManager &pm) {
   pm.addPass(gpumem::createGPUMemIntegerFloatAtomicsPass());
   pm.addPass(createConvertVectorToSCFPass());
+  // affine.for becomes scf.for, which the next pass lowers; the second
+  // lower-affine takes the affine.apply that expand-strided-metadata makes.
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
