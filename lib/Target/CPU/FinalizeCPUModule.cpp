@@ -81,6 +81,10 @@ LogicalResult FinalizeCPUModulePass::lowerVectorOps() {
   vector::populateVectorStepLoweringPatterns(patterns);
   vector::populateVectorRankReducingFMAPattern(patterns);
   vector::populateVectorGatherLoweringPatterns(patterns);
+  // n-D from_elements/to_elements (a 2-D value built in a kernel and carried
+  // by a loop, say): rows of 1-D ops, which the conversion lowers.
+  vector::populateVectorFromElementsUnrollPatterns(patterns);
+  vector::populateVectorToElementsUnrollPatterns(patterns);
   if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
     return getOperation().emitOpError() << "lowering vector ops did not converge";
   return success();
