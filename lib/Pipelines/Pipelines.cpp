@@ -136,6 +136,10 @@ static void addHostLowering(OpPassManager &pm, StringRef format,
 /// ops, everything the NVPTX backend gets, after the module has its
 /// #nvvm.target; `omit` names a pass to leave out (tests of the tests).
 static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
+  // Tensor-core elementwise ops as arithmetic on the fragments' registers
+  // (upstream's lowering crashes on most kinds).
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      gpumem::createGPUMemLowerMMAElementwiseForNVVMPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   if (omit != "gpumem-read-dynamic-shared-size-nvvm")

@@ -534,6 +534,46 @@ def GPUMemRewriteShuffleUpForNVVMPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def GPUMemLowerMMAElementwiseForNVVMPass
+    : Pass<"gpumem-lower-mma-elementwise-for-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_mma_elementwise to arithmetic on the "
+                "registers of its NVIDIA fragment";
+  let description = [{
+    Upstream's NVVM lowering of `gpu.subgroup_mma_elementwise` crashes for
+    `maxf`/`minf` on f16 fragments (a NaN constant of the wrong type),
+    computes `llvm.fadd` on the i32 registers of tf32 fragments, and stops
+    at an unreachable for `subf`, `negatef`, `extf` and the integer kinds.
+    Before the NVVM lowering, this pass rewrites every such op into the
+    kind's `arith` op on each register of the struct NVVM gives the matrix
+    (`convertMMAToLLVMType`), the register seen as the elements it holds
+    (`vector<2xf16>`, tf32 bits as `f32`, four bytes as `vector<4xi8>`).
+    `maxf` and `minf` are `arith.maximumf` and `arith.minimumf` (NaN
+    propagates). `extf` maps the source's elements, in register order, to
+    the result's (the f16 and f32 accumulators of one shape hold the same
+    number). What no NVIDIA fragment can do is a located error: a kind on
+    the wrong element type, the wrong number of operands, a result type
+    other than the operands' (for `extf`: a wider float of the same shape
+    and operand, with as many elements per thread), a matrix with no
+    register fragment.
+
+    ```mlir
+    %m = gpu.subgroup_mma_elementwise maxf %a, %b : (!gpu.mma_matrix<16x16xf16, "COp">,
+        !gpu.mma_matrix<16x16xf16, "COp">) -> !gpu.mma_matrix<16x16xf16, "COp">
+    // becomes, for each of the 4 registers i
+    %sa = builtin.unrealized_conversion_cast %a : !gpu.mma_matrix<16x16xf16, "COp">
+        to !llvm.struct<(vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>)>
+    %ai = llvm.extractvalue %sa[i] : !llvm.struct<(vector<2xf16>, ...)>
+    %mi = arith.maximumf %ai, %bi : vector<2xf16>
+    %r = llvm.insertvalue %mi, %r0[i] : !llvm.struct<(vector<2xf16>, ...)>
+    %m = builtin.unrealized_conversion_cast %r : !llvm.struct<(...)>
+        to !gpu.mma_matrix<16x16xf16, "COp">
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def GPUMemLowerVectorTransfersPass
     : Pass<"gpumem-lower-vector-transfers", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite vector transfers in a gpu.module into vector loads "
