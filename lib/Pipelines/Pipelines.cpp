@@ -136,10 +136,13 @@ static void addHostLowering(OpPassManager &pm, StringRef format,
 /// ops, everything the NVPTX backend gets, after the module has its
 /// #nvvm.target; `omit` names a pass to leave out (tests of the tests).
 static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
-  // Tensor-core elementwise ops as arithmetic on the fragments' registers
-  // (upstream's lowering crashes on most kinds).
+  // Tensor-core matrices: elementwise ops as register arithmetic, and scf
+  // ops that carry them in NVVM's struct types, before convert-nvgpu-to-nvvm
+  // (whose scf conversion does not know !gpu.mma_matrix) runs.
   pm.addNestedPass<gpu::GPUModuleOp>(
       gpumem::createGPUMemLowerMMAElementwiseForNVVMPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      gpumem::createGPUMemConvertSCFMMATypesForNVVMPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   if (omit != "gpumem-read-dynamic-shared-size-nvvm")

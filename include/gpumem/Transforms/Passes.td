@@ -574,6 +574,41 @@ def GPUMemLowerMMAElementwiseForNVVMPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUMemConvertSCFMMATypesForNVVMPass
+    : Pass<"gpumem-convert-scf-mma-types-for-nvvm",
+           "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make scf ops that carry !gpu.mma_matrix values carry the "
+                "LLVM struct NVVM gives them";
+  let description = [{
+    Upstream's `convert-nvgpu-to-nvvm`, the first step of the NVIDIA device
+    lowering, converts `scf.for`, `scf.if` and `scf.while` structurally with
+    a type converter that does not know `!gpu.mma_matrix`, so a K loop that
+    carries its tensor-core accumulator fails with "failed to legalize
+    operation 'scf.for' that was explicitly marked illegal". Before it, this
+    pass runs upstream's scf structural type conversion with a converter
+    that maps every `!gpu.mma_matrix` to the struct of registers
+    `convert-gpu-to-nvvm` will give it, with unrealized casts around; the
+    loops stay loops, and the casts fold away once the mma ops are
+    converted.
+
+    ```mlir
+    %acc = scf.for %k = %c0 to %n step %c16 iter_args(%x = %c)
+        -> (!gpu.mma_matrix<16x16xf32, "COp">) { ... }
+    // becomes
+    %s = builtin.unrealized_conversion_cast %c : !gpu.mma_matrix<16x16xf32, "COp">
+        to !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+    %r = scf.for %k = %c0 to %n step %c16 iter_args(%y = %s)
+        -> (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>) {
+      %x = builtin.unrealized_conversion_cast %y : ... to !gpu.mma_matrix<16x16xf32, "COp">
+      ...
+    }
+    %acc = builtin.unrealized_conversion_cast %r : ... to !gpu.mma_matrix<16x16xf32, "COp">
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUMemLowerVectorTransfersPass
     : Pass<"gpumem-lower-vector-transfers", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite vector transfers in a gpu.module into vector loads "
