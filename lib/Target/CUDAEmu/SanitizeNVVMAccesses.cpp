@@ -122,7 +122,14 @@ struct SanitizeNVVMAccessesPass
       access.kind |= GPUMEM_SHARED_ATOMIC;
     OpBuilder builder(op);
     Location loc = op->getLoc();
+    // The bytes the access touches: a vector<3xi32> stores 12, although
+    // the data layout rounds its size up to 16.
     int64_t bytes = int64_t(layout.getTypeSize(access.value));
+    if (auto vector = dyn_cast<VectorType>(access.value))
+      bytes = (vector.getNumElements() *
+                   int64_t(layout.getTypeSizeInBits(vector.getElementType())) +
+               7) /
+              8;
     std::string what = std::string(access.verb) + " of " +
                        std::to_string(bytes) + " byte" +
                        (bytes == 1 ? "" : "s");

@@ -8,6 +8,7 @@
 // CHECK-DAG: llvm.mlir.global private constant @[[LOAD:.*]]("load of 4 bytes\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[STORE:.*]]("store of 8 bytes\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[CAS:.*]]("atomic compare-and-swap of 4 bytes\00")
+// CHECK-DAG: llvm.mlir.global private constant @{{.*}}("store of 12 bytes\00")
 // CHECK-LABEL: llvm.func @__gpumem_kernel_k(
 // CHECK-SAME: %[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr)
 // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i64) : i64
@@ -28,6 +29,10 @@
 // CHECK: llvm.mlir.addressof @[[CAS]]
 // CHECK: llvm.call
 // CHECK-NEXT: llvm.cmpxchg %[[Q]]
+//   A vector of 3 stores 12 bytes (its data layout size is 16).
+// CHECK: llvm.mlir.constant(12 : i64) : i64
+// CHECK: llvm.call
+// CHECK-NEXT: llvm.store %{{.*}}, %[[P]] : vector<3xi32>, !llvm.ptr
 // CHECK-LABEL: llvm.func internal @__gpumem_run_thread_k(
 // CHECK-NOT: llvm.call
 // CHECK: llvm.return
@@ -39,6 +44,8 @@ gpu.module @kernels {
     %c = llvm.load %q : !llvm.ptr -> i32
     %one = llvm.mlir.constant(1 : i32) : i32
     %r = llvm.cmpxchg %q, %c, %one acq_rel monotonic : !llvm.ptr, i32
+    %three = llvm.mlir.constant(dense<3> : vector<3xi32>) : vector<3xi32>
+    llvm.store %three, %p : vector<3xi32>, !llvm.ptr
     llvm.return
   }
   llvm.func internal @__gpumem_run_thread_k(%params: !llvm.ptr, %ctx: !llvm.ptr) {
