@@ -341,7 +341,35 @@ static LogicalResult checkBlockBuffer(Operation *alloc, MemRefType type,
     return alloc->emitOpError()
            << "workgroup allocation with the non-identity layout "
            << type.getLayout() << " is not supported";
+  if (auto alignment = alloc->getAttrOfType<IntegerAttr>("alignment"))
+    return gpumem::checkWorkgroupAlignment(alloc->getLoc(),
+                                           alignment.getInt());
   return success();
+}
+
+/// Checks the alignments workgroup memory of `module`'s gpu.modules asks for
+/// where no allocation did: kernel attributions' `llvm.align` (after setting
+/// what outlining kept for them) and workgroup globals' `alignment`.
+static LogicalResult checkModuleAlignments(ModuleOp module) {
+  bool anyError = false;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    for (Operation &op : gpuModule.getBody()->getOperations()) {
+      if (auto kernel = dyn_cast<gpu::GPUFuncOp>(op)) {
+        gpumem::applyRecordedBufferData(kernel);
+        for (unsigned i = 0, e = kernel.getNumWorkgroupAttributions(); i < e;
+             ++i)
+          if (uint64_t alignment = gpumem::getRequestedAlignment(kernel, i))
+            anyError |= failed(gpumem::checkWorkgroupAlignment(
+                kernel.getWorkgroupAttributions()[i].getLoc(), alignment));
+      } else if (auto global = dyn_cast<memref::GlobalOp>(op)) {
+        if (gpumem::isWorkgroupMemRef(global.getType()) &&
+            global.getAlignment())
+          anyError |= failed(gpumem::checkWorkgroupAlignment(
+              global.getLoc(), *global.getAlignment()));
+      }
+    }
+  }
+  return failure(anyError);
 }
 
 struct HoistWorkgroupAllocsPass
@@ -352,6 +380,10 @@ struct HoistWorkgroupAllocsPass
 private:
   /// Makes `alloc` a workgroup attribution of its kernel.
   void hoistToAttribution(Operation *alloc, MemRefType type);
+  /// The alignments hoisted allocations asked for, by launch attribution:
+  /// gpu.launch has no attribution attributes, so they are recorded in its
+  /// location for outlining.
+  llvm::DenseMap<Value, uint64_t> launchAlignments;
   /// Makes `alloc` a workgroup global of its gpu.module.
   void hoistToGlobal(Operation *alloc, MemRefType type,
                      SymbolTableCollection &symbolTables);
@@ -410,13 +442,17 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
     else
       hoistToGlobal(alloc, type, symbolTables);
   }
-  if (anyError)
+  if (anyError || failed(checkModuleAlignments(module)))
     return signalPassFailure();
   // Outlining gives the kernel's attributions the launch's location; the
-  // planner's report names the allocations.
-  module.walk([](gpu::LaunchOp launch) {
-    gpumem::recordWorkgroupBufferLocations(launch);
+  // planner's report names the allocations, the lowerings align them.
+  module.walk([&](gpu::LaunchOp launch) {
+    SmallVector<uint64_t> alignments;
+    for (BlockArgument buffer : launch.getWorkgroupAttributions())
+      alignments.push_back(launchAlignments.lookup(buffer));
+    gpumem::recordWorkgroupBufferLocations(launch, alignments);
   });
+  launchAlignments.clear();
 
   for (Operation *func : functions.getLeftoverHostCopies()) {
     WalkResult usesWorkgroup = func->walk([](Operation *op) {
@@ -441,11 +477,18 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
 void HoistWorkgroupAllocsPass::hoistToAttribution(Operation *alloc,
                                                   MemRefType type) {
   BlockArgument buffer;
-  if (auto launch = alloc->getParentOfType<gpu::LaunchOp>())
+  auto alignment = alloc->getAttrOfType<IntegerAttr>("alignment");
+  if (auto launch = alloc->getParentOfType<gpu::LaunchOp>()) {
     buffer = launch.addWorkgroupAttribution(type, alloc->getLoc());
-  else
-    buffer = alloc->getParentOfType<gpu::GPUFuncOp>().addWorkgroupAttribution(
-        type, alloc->getLoc());
+    if (alignment)
+      launchAlignments[buffer] = alignment.getInt();
+  } else {
+    auto kernel = alloc->getParentOfType<gpu::GPUFuncOp>();
+    buffer = kernel.addWorkgroupAttribution(type, alloc->getLoc());
+    if (alignment)
+      gpumem::setRequestedAlignment(
+          kernel, kernel.getNumWorkgroupAttributions() - 1, alignment.getInt());
+  }
   alloc->getResult(0).replaceAllUsesWith(buffer);
   alloc->erase();
   ++numAttributions;

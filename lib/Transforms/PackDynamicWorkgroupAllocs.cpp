@@ -21,7 +21,10 @@
 //     memref.dim of the user's gpu.dynamic_shared_memory now returns; the
 //     entry block clones the slices, computes the offsets and each
 //     allocation becomes a memref.view of gpu.dynamic_shared_memory there.
-//  4. Every gpu.launch_func of the kernel clones the slices with kernel
+//  4. Dynamic shared memory is aligned, in the gpu.module, to the most a
+//     buffer asks for or a memref.assume_alignment of a user's view does
+//     (whose constant offset must then be a multiple of it).
+//  5. Every gpu.launch_func of the kernel clones the slices with kernel
 //     arguments, block and grid dims taken from its own operands, passes its
 //     own dynamic shared memory size as the new argument and the total as its
 //     dynamic shared memory size (clamped to INT32_MAX so that the runtime
@@ -35,6 +38,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -258,8 +262,13 @@ bool PackDynamicWorkgroupAllocsPass::packKernel(
     auto viewType =
         MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
                         MemRefLayoutAttrInterface(), workgroup);
-    Value view = memref::ViewOp::create(builder, allocLoc, viewType, dynamic,
-                                        offset, mappedSizes(buffer, mapping));
+    auto viewOp = memref::ViewOp::create(builder, allocLoc, viewType, dynamic,
+                                         offset, mappedSizes(buffer, mapping));
+    // For the report: the alignment the allocation asked for.
+    if (buffer.alignment > gpumem::getDynamicViewAlignment(viewOp))
+      viewOp->setAttr(gpumem::kViewAlignmentAttrName,
+                      builder.getI64IntegerAttr(buffer.alignment));
+    Value view = viewOp;
     if (viewType != buffer.type)
       view = memref::MemorySpaceCastOp::create(builder, allocLoc, buffer.type,
                                                view);
@@ -324,6 +333,40 @@ void PackDynamicWorkgroupAllocsPass::updateLaunch(
   launch.getKernelOperandsMutable().append(userBytes);
 }
 
+/// The alignments the user's views of gpu.dynamic_shared_memory in `kernel`
+/// ask for with memref.assume_alignment: each raises what dynamic shared
+/// memory needs in `gpuModule`; a constant offset that is not a multiple of
+/// it is an error at the view.
+static LogicalResult requireViewAlignments(gpu::GPUFuncOp kernel,
+                                           gpu::GPUModuleOp gpuModule) {
+  WalkResult walk = kernel.walk([&](gpu::DynamicSharedMemoryOp dynamic) {
+    for (Operation *user : dynamic->getUsers()) {
+      auto view = dyn_cast<memref::ViewOp>(user);
+      if (!view)
+        continue;
+      for (Operation *viewUser : view->getUsers()) {
+        auto assume = dyn_cast<memref::AssumeAlignmentOp>(viewUser);
+        if (!assume)
+          continue;
+        uint64_t alignment = assume.getAlignment();
+        if (failed(gpumem::checkWorkgroupAlignment(assume.getLoc(), alignment)))
+          return WalkResult::interrupt();
+        std::optional<int64_t> offset = getConstantIntValue(view.getByteShift());
+        if (offset && uint64_t(*offset) % alignment != 0) {
+          assume.emitOpError()
+              << "assumes an alignment of " << alignment
+              << " bytes for a view of dynamic shared memory at byte offset "
+              << *offset << ", which is not a multiple of it";
+          return WalkResult::interrupt();
+        }
+        gpumem::requireDynamicSharedAlignment(gpuModule, alignment);
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 void PackDynamicWorkgroupAllocsPass::runOnOperation() {
   ModuleOp module = getOperation();
   bool anyError = false;
@@ -334,6 +377,11 @@ void PackDynamicWorkgroupAllocsPass::runOnOperation() {
   });
 
   for (gpu::GPUFuncOp kernel : kernels) {
+    auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+    if (failed(requireViewAlignments(kernel, gpuModule))) {
+      anyError = true;
+      continue;
+    }
     DataLayout layout = DataLayout::closest(kernel);
     SmallVector<DynamicBuffer> buffers;
     SizeSlice slice;
@@ -360,6 +408,7 @@ void PackDynamicWorkgroupAllocsPass::runOnOperation() {
           kernelOk = false;
           return;
         }
+      // gpumem-hoist-workgroup-allocs checked the requested alignment.
       uint64_t alignment = gpumem::getWorkgroupBufferAlignment(type, layout);
       if (auto requested = op->getAttrOfType<IntegerAttr>("alignment"))
         alignment = std::max<uint64_t>(alignment, requested.getInt());
@@ -373,6 +422,9 @@ void PackDynamicWorkgroupAllocsPass::runOnOperation() {
     }
     if (buffers.empty())
       continue;
+    // Offsets are aligned from the start of dynamic shared memory.
+    for (const DynamicBuffer &buffer : buffers)
+      gpumem::requireDynamicSharedAlignment(gpuModule, buffer.alignment);
     numBarriers += planReuse(kernel, buffers, reuse);
     if (!packKernel(kernel, buffers, slice)) {
       anyError = true;
@@ -380,7 +432,6 @@ void PackDynamicWorkgroupAllocsPass::runOnOperation() {
     }
     ++numKernels;
     numBuffers += buffers.size();
-    auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
     module.walk([&](gpu::LaunchFuncOp launch) {
       if (launch.getKernelModuleName() == gpuModule.getNameAttr() &&
           launch.getKernelName() == kernel.getNameAttr())

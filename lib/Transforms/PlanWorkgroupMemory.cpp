@@ -6,17 +6,20 @@
 //  1. Live ranges of the static attributions over the kernel's program
 //     points (WorkgroupLiveness.h); two buffers conflict when their ranges
 //     overlap or no barrier can separate them.
-//  2. First fit: each buffer, in a given order, at the lowest 16-aligned
-//     offset whose bytes no conflicting buffer placed before it holds. Three
-//     orders are tried (program order, largest first, longest range first)
-//     and the smallest total kept. The lower bound is the most bytes live at
-//     any program point. Without byte views, buffers instead join, in
-//     program order, the first slot of their own type none of whose
-//     buffers conflicts with them.
+//  2. First fit: each buffer, in a given order, at the lowest offset
+//     aligned as it asks (16 bytes at least) whose bytes no conflicting
+//     buffer placed before it holds. Four orders are tried (program order,
+//     largest first, longest range first, most aligned first) and the
+//     smallest total kept. The lower bound is the most bytes live at any
+//     program point. Without byte views, buffers instead join, in program
+//     order, the first slot of their own type none of whose buffers
+//     conflicts with them.
 //  3. When the plan saves bytes: a gpu.barrier where reuse needs one and
-//     none exists, then one i8 attribution for the planned buffers, each a
-//     memref.view of it at its offset (cast to its memory-space spelling);
-//     without byte views, the buffers of a slot become its first one.
+//     none exists, then one i8 attribution for the planned buffers, first
+//     among the attributions and aligned as its most demanding buffer, each
+//     buffer a memref.view of it at its offset (cast to its memory-space
+//     spelling); without byte views, the buffers of a slot become its first
+//     one, aligned as the most demanding of them.
 //  4. With a `limit` (and no chip, whose limit
 //     gpumem-move-large-shared-to-dynamic checks): a kernel whose planned
 //     static bytes, plus a launch's dynamic bytes when they are a constant,
@@ -32,6 +35,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -50,7 +54,8 @@ using namespace gpumem;
 
 namespace {
 
-/// Workgroup buffers are aligned to 16 bytes; the planner's arena too.
+/// Workgroup buffers are aligned to 16 bytes at least; the planner's arena
+/// too, and to the most any of its buffers asks for.
 constexpr uint64_t kArenaAlignment = 16;
 
 /// Places `buffers` (indices `order`) first fit; `conflicts[i][j]` says
@@ -105,11 +110,13 @@ uint64_t placeInSlots(KernelPlan &plan, ArrayRef<unsigned> planned,
   }
   uint64_t total = 0;
   for (ArrayRef<unsigned> members : slots) {
-    PlannedBuffer &first = plan.buffers[members.front()];
-    uint64_t offset = llvm::alignTo(total, first.alignment);
+    uint64_t alignment = 1;
+    for (unsigned i : members)
+      alignment = std::max(alignment, plan.buffers[i].alignment);
+    uint64_t offset = llvm::alignTo(total, alignment);
     for (unsigned i : members)
       plan.buffers[i].offset = offset;
-    total = offset + first.bytes;
+    total = offset + plan.buffers[members.front()].bytes;
   }
   return llvm::alignTo(total, kArenaAlignment);
 }
@@ -196,12 +203,19 @@ PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
     const WorkgroupLiveRange &range = plan.buffers[i].range;
     return range.uses.empty() ? 0 : range.end - range.start;
   };
-  SmallVector<SmallVector<unsigned>> orders(3, SmallVector<unsigned>(planned));
+  SmallVector<SmallVector<unsigned>> orders(4, SmallVector<unsigned>(planned));
   llvm::stable_sort(orders[1], [&](unsigned a, unsigned b) {
     return plan.buffers[a].bytes > plan.buffers[b].bytes;
   });
   llvm::stable_sort(orders[2], [&](unsigned a, unsigned b) {
     return rangeLength(a) > rangeLength(b);
+  });
+  // Most aligned first: the others fill the gaps their alignment leaves.
+  llvm::stable_sort(orders[3], [&](unsigned a, unsigned b) {
+    const PlannedBuffer &first = plan.buffers[a], &second = plan.buffers[b];
+    return first.alignment != second.alignment
+               ? first.alignment > second.alignment
+               : first.bytes > second.bytes;
   });
   uint64_t best = std::numeric_limits<uint64_t>::max();
   SmallVector<uint64_t> bestOffsets;
@@ -243,19 +257,8 @@ void PlanWorkgroupMemoryPass::addBarriers(KernelPlan &plan,
   }
 }
 
-/// Erases the workgroup attributions numbered `erased` (ascending) of
-/// `kernel`, whose uses are gone.
-static void eraseAttributions(gpu::GPUFuncOp kernel,
-                              ArrayRef<unsigned> erased) {
-  unsigned remaining = kernel.getNumWorkgroupAttributions() - erased.size();
-  for (unsigned number : llvm::reverse(erased))
-    kernel.getBody().front().eraseArgument(number);
-  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
-                  Builder(kernel).getI64IntegerAttr(remaining));
-}
-
 /// Without byte views: the buffers at one offset (one slot, one type)
-/// become the first of them.
+/// become the first of them, aligned as the most demanding one.
 static void mergeSlots(gpu::GPUFuncOp kernel, KernelPlan &plan) {
   SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
   SmallVector<unsigned> erased;
@@ -267,11 +270,13 @@ static void mergeSlots(gpu::GPUFuncOp kernel, KernelPlan &plan) {
           plan.buffers[j].type != buffer.type)
         continue;
       attributions[i].replaceAllUsesWith(attributions[j]);
-      erased.push_back(attributions[i].getArgNumber());
+      erased.push_back(i);
+      if (buffer.alignment > plan.buffers[j].alignment)
+        setRequestedAlignment(kernel, j, buffer.alignment);
       break;
     }
   }
-  eraseAttributions(kernel, erased);
+  eraseWorkgroupAttributions(kernel, erased);
 }
 
 void PlanWorkgroupMemoryPass::materialize(gpu::GPUFuncOp kernel,
@@ -283,10 +288,17 @@ void PlanWorkgroupMemoryPass::materialize(gpu::GPUFuncOp kernel,
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
-  BlockArgument arena = kernel.addWorkgroupAttribution(
+  // The arena is the first attribution, aligned as its most demanding
+  // buffer.
+  uint64_t arenaAlignment = kArenaAlignment;
+  for (PlannedBuffer &buffer : plan.buffers)
+    if (buffer.planned)
+      arenaAlignment = std::max(arenaAlignment, buffer.alignment);
+  BlockArgument arena = prependWorkgroupAttribution(
+      kernel,
       MemRefType::get({int64_t(arenaBytes)}, IntegerType::get(context, 8),
                       MemRefLayoutAttrInterface(), workgroup),
-      kernel.getLoc());
+      kernel.getLoc(), arenaAlignment > kArenaAlignment ? arenaAlignment : 0);
   OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
   SmallVector<unsigned> erased;
   for (auto [argument, buffer] : llvm::zip(attributions, plan.buffers)) {
@@ -303,21 +315,27 @@ void PlanWorkgroupMemoryPass::materialize(gpu::GPUFuncOp kernel,
     if (viewType != buffer.type)
       view = memref::MemorySpaceCastOp::create(builder, loc, buffer.type, view);
     argument.replaceAllUsesWith(view);
-    erased.push_back(argument.getArgNumber());
+    erased.push_back(argument.getArgNumber() -
+                     kernel.getFirstWorkgroupAttributionIndex());
   }
-  eraseAttributions(kernel, erased);
-  // Offsets in the report: the arena follows the buffers kept apart.
-  uint64_t arenaBase = 0;
-  for (PlannedBuffer &buffer : plan.buffers)
-    if (!buffer.planned && !buffer.dynamic)
-      arenaBase = llvm::alignTo(arenaBase, buffer.alignment) + buffer.bytes;
-  arenaBase = llvm::alignTo(arenaBase, kArenaAlignment);
-  for (PlannedBuffer &buffer : plan.buffers)
-    if (buffer.planned)
-      buffer.offset += arenaBase;
+  eraseWorkgroupAttributions(kernel, erased);
+}
+
+/// True when an attribution of `kernel` carries an attribute the planner
+/// would have to keep for a buffer that may become a view: any but the
+/// alignment it asks for.
+static bool hasAttributesBesidesAlignment(gpu::GPUFuncOp kernel) {
+  for (unsigned i = 0, e = kernel.getNumWorkgroupAttributions(); i < e; ++i)
+    if (DictionaryAttr attrs = kernel.getworkgroupAttributionAttrs(i))
+      for (NamedAttribute attr : attrs)
+        if (attr.getName() != LLVM::LLVMDialect::getAlignAttrName())
+          return true;
+  return false;
 }
 
 KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
+  // When no gpumem-hoist-workgroup-allocs ran since outlining.
+  applyRecordedBufferData(kernel);
   KernelPlan plan(kernel.getLoc());
   plan.kernelName = kernel.getName().str();
   if (auto module = kernel->getParentOfType<gpu::GPUModuleOp>())
@@ -330,14 +348,14 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
   for (auto [index, argument] :
        llvm::enumerate(kernel.getWorkgroupAttributions())) {
     auto type = cast<MemRefType>(argument.getType());
-    PlannedBuffer buffer(getWorkgroupBufferLocation(kernel, index), type);
+    PlannedBuffer buffer(argument.getLoc(), type);
     if (type.hasStaticShape()) {
       buffer.bytes = getWorkgroupBufferBytes(type, layout);
-      buffer.alignment = getWorkgroupBufferAlignment(type, layout);
+      buffer.alignment = getAttributionAlignment(kernel, index, layout);
     }
     buffer.range = liveness.getLiveRange(argument);
     buffer.planned = type.hasStaticShape() && type.getLayout().isIdentity() &&
-                     buffer.alignment <= kArenaAlignment && !buffer.range.whole;
+                     !buffer.range.whole;
     plan.buffers.push_back(std::move(buffer));
   }
   // Buffers in dynamic shared memory: views of gpu.dynamic_shared_memory.
@@ -347,6 +365,7 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
       if (auto view = dyn_cast<memref::ViewOp>(user)) {
         PlannedBuffer buffer(view.getLoc(), view.getType());
         buffer.dynamic = true;
+        buffer.alignment = getDynamicViewAlignment(view);
         buffer.range = liveness.getLiveRange(view.getResult());
         plan.buffers.push_back(std::move(buffer));
       }
@@ -400,7 +419,7 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
     plan.notPlannedReason = "reuse is off";
   else if (!liveness.isAnalyzable())
     plan.notPlannedReason = "the kernel has unstructured control flow";
-  else if (kernel.getWorkgroupAttribAttrs())
+  else if (hasAttributesBesidesAlignment(kernel))
     plan.notPlannedReason = "its workgroup attributions carry attributes";
   if (!plan.notPlannedReason.empty() || planned.size() < 2) {
     for (PlannedBuffer &buffer : plan.buffers)
@@ -412,7 +431,18 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
   for (PlannedBuffer &buffer : plan.buffers)
     separateOffsets.push_back(buffer.offset);
   uint64_t arenaBytes = placeBuffers(plan, liveness, planned);
-  uint64_t plannedBytes = llvm::alignTo(apart, kArenaAlignment) + arenaBytes;
+  // The arena comes first (it is aligned as its most demanding buffer),
+  // then the buffers kept apart, each at its alignment.
+  SmallVector<uint64_t> apartOffsets;
+  uint64_t end = arenaBytes;
+  for (PlannedBuffer &buffer : plan.buffers) {
+    apartOffsets.push_back(buffer.offset);
+    if (buffer.planned || buffer.dynamic)
+      continue;
+    apartOffsets.back() = llvm::alignTo(end, buffer.alignment);
+    end = apartOffsets.back() + buffer.bytes;
+  }
+  uint64_t plannedBytes = llvm::alignTo(end, kArenaAlignment);
   if (plannedBytes >= plan.separateBytes) {
     for (auto [buffer, offset] : llvm::zip(plan.buffers, separateOffsets)) {
       buffer.offset = offset;
@@ -427,6 +457,8 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
           buffer.offset < other.offset + other.bytes &&
           other.offset < buffer.offset + buffer.bytes)
         buffer.sharesWith.push_back(j);
+  for (auto [buffer, offset] : llvm::zip(plan.buffers, apartOffsets))
+    buffer.offset = offset;
   addBarriers(plan, liveness, planned);
   materialize(kernel, plan, arenaBytes);
   plan.plannedBytes = plannedBytes;

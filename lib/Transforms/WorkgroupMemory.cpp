@@ -1,12 +1,19 @@
 //===----------------------------------------------------------------------===//
-// Address space classification shared by gpumem's passes.
+// Workgroup memory helpers shared by gpumem's passes: address space
+// classification, buffer sizes and alignments, the alignments attributions
+// ask for (`llvm.align`, kept across outlining in the launch's location), and
+// the alignment dynamic shared memory needs (a gpu.module attribute).
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -50,44 +57,195 @@ uint64_t gpumem::getWorkgroupBufferAlignment(MemRefType type,
                             layout.getTypeABIAlignment(type.getElementType()));
 }
 
-/// The metadata key of the fused location that keeps buffer locations.
+LogicalResult gpumem::checkWorkgroupAlignment(Location loc,
+                                              uint64_t alignment) {
+  if (!llvm::isPowerOf2_64(alignment))
+    return emitError(loc) << "workgroup memory asks for an alignment of "
+                          << alignment << " bytes, which is not a power of two";
+  if (alignment > kMaxWorkgroupAlignment)
+    return emitError(loc)
+           << "workgroup memory asks for an alignment of " << alignment
+           << " bytes; every target guarantees at most "
+           << kMaxWorkgroupAlignment << " (the base alignment of shared memory)";
+  return success();
+}
+
+uint64_t gpumem::getRequestedAlignment(gpu::GPUFuncOp kernel, unsigned index) {
+  auto align = dyn_cast_or_null<IntegerAttr>(kernel.getWorkgroupAttributionAttr(
+      index, LLVM::LLVMDialect::getAlignAttrName()));
+  return align && align.getInt() > 0 ? uint64_t(align.getInt()) : 0;
+}
+
+void gpumem::setRequestedAlignment(gpu::GPUFuncOp kernel, unsigned index,
+                                   uint64_t alignment) {
+  Builder builder(kernel);
+  kernel.setWorkgroupAttributionAttr(index,
+                                     LLVM::LLVMDialect::getAlignAttrName(),
+                                     builder.getI64IntegerAttr(alignment));
+}
+
+uint64_t gpumem::getAttributionAlignment(gpu::GPUFuncOp kernel,
+                                         unsigned index,
+                                         const DataLayout &layout) {
+  auto type = cast<MemRefType>(kernel.getWorkgroupAttributions()[index].getType());
+  return std::max(getWorkgroupBufferAlignment(type, layout),
+                  getRequestedAlignment(kernel, index));
+}
+
+BlockArgument gpumem::prependWorkgroupAttribution(gpu::GPUFuncOp kernel,
+                                                  Type type, Location loc,
+                                                  uint64_t alignment) {
+  unsigned count = kernel.getNumWorkgroupAttributions();
+  SmallVector<Attribute> attrs;
+  Builder builder(kernel);
+  attrs.push_back(builder.getDictionaryAttr({}));
+  bool anyAttributes = false;
+  for (unsigned i = 0; i < count; ++i) {
+    DictionaryAttr own = kernel.getworkgroupAttributionAttrs(i);
+    anyAttributes |= own && !own.empty();
+    attrs.push_back(own ? own : builder.getDictionaryAttr({}));
+  }
+  BlockArgument argument = kernel.getBody().front().insertArgument(
+      kernel.getFirstWorkgroupAttributionIndex(), type, loc);
+  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                  builder.getI64IntegerAttr(count + 1));
+  if (anyAttributes)
+    kernel.setWorkgroupAttribAttrsAttr(builder.getArrayAttr(attrs));
+  else
+    kernel.removeWorkgroupAttribAttrsAttr();
+  if (alignment)
+    setRequestedAlignment(kernel, 0, alignment);
+  return argument;
+}
+
+void gpumem::eraseWorkgroupAttributions(gpu::GPUFuncOp kernel,
+                                        ArrayRef<unsigned> indices) {
+  if (indices.empty())
+    return;
+  unsigned count = kernel.getNumWorkgroupAttributions();
+  SmallVector<Attribute> kept;
+  bool anyAttributes = false;
+  for (unsigned i = 0; i < count; ++i) {
+    if (llvm::is_contained(indices, i))
+      continue;
+    DictionaryAttr attrs = kernel.getworkgroupAttributionAttrs(i);
+    if (!attrs)
+      attrs = DictionaryAttr::get(kernel.getContext());
+    anyAttributes |= !attrs.empty();
+    kept.push_back(attrs);
+  }
+  unsigned first = kernel.getWorkgroupAttributions().front().getArgNumber();
+  for (unsigned index : llvm::reverse(indices))
+    kernel.getBody().front().eraseArgument(first + index);
+  Builder builder(kernel);
+  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                  builder.getI64IntegerAttr(count - indices.size()));
+  if (anyAttributes)
+    kernel.setWorkgroupAttribAttrsAttr(builder.getArrayAttr(kept));
+  else
+    kernel.removeWorkgroupAttribAttrsAttr();
+}
+
+/// The gpu.module attribute that keeps getDynamicSharedAlignment.
+static constexpr llvm::StringLiteral kDynamicSharedAlignment =
+    "gpumem.dynamic_shared_alignment";
+
+uint64_t gpumem::getDynamicSharedAlignment(gpu::GPUModuleOp module) {
+  constexpr uint64_t kMinAlignment = 16;
+  auto attr = module->getAttrOfType<IntegerAttr>(kDynamicSharedAlignment);
+  return attr ? std::max<uint64_t>(kMinAlignment, attr.getInt())
+              : kMinAlignment;
+}
+
+void gpumem::requireDynamicSharedAlignment(gpu::GPUModuleOp module,
+                                           uint64_t alignment) {
+  if (alignment <= getDynamicSharedAlignment(module))
+    return;
+  module->setAttr(kDynamicSharedAlignment,
+                  Builder(module).getI64IntegerAttr(alignment));
+}
+
+uint64_t gpumem::getDynamicViewAlignment(Operation *view) {
+  uint64_t alignment = getWorkgroupBufferAlignment(
+      cast<MemRefType>(view->getResult(0).getType()), DataLayout::closest(view));
+  if (auto own = view->getAttrOfType<IntegerAttr>(kViewAlignmentAttrName))
+    alignment = std::max<uint64_t>(alignment, own.getInt());
+  for (Operation *user : view->getUsers())
+    if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user))
+      alignment = std::max<uint64_t>(alignment, assume.getAlignment());
+  return alignment;
+}
+
+/// The metadata keys of the fused location that keeps buffer locations and
+/// the alignments they ask for.
 static constexpr llvm::StringLiteral kBufferLocations =
     "gpumem.workgroup_buffers";
+static constexpr llvm::StringLiteral kBufferAlignments =
+    "gpumem.workgroup_alignments";
 
-/// The kept buffer locations in `loc`, or null.
-static ArrayAttr getBufferLocations(Location loc) {
+/// The kept metadata `key` in `loc`, or null.
+static ArrayAttr getKeptBufferData(Location loc, StringRef key) {
   auto fused = dyn_cast<FusedLoc>(loc);
   auto metadata =
       fused ? dyn_cast_or_null<DictionaryAttr>(fused.getMetadata()) : nullptr;
-  return metadata ? metadata.getAs<ArrayAttr>(kBufferLocations) : nullptr;
+  return metadata ? metadata.getAs<ArrayAttr>(key) : nullptr;
 }
 
-void gpumem::recordWorkgroupBufferLocations(gpu::LaunchOp launch) {
+void gpumem::recordWorkgroupBufferLocations(gpu::LaunchOp launch,
+                                            ArrayRef<uint64_t> alignments) {
   if (launch.getWorkgroupAttributions().empty())
     return;
   MLIRContext *context = launch.getContext();
+  Builder builder(context);
   Location own = launch.getLoc();
-  if (getBufferLocations(own)) {
+  ArrayAttr keptAlignments = getKeptBufferData(own, kBufferAlignments);
+  if (getKeptBufferData(own, kBufferLocations)) {
     ArrayRef<Location> locations = cast<FusedLoc>(own).getLocations();
     own = locations.empty() ? UnknownLoc::get(context) : locations.front();
   }
-  SmallVector<Attribute> locations;
-  for (BlockArgument buffer : launch.getWorkgroupAttributions())
+  SmallVector<Attribute> locations, wanted;
+  bool anyAlignment = false;
+  for (auto [index, buffer] :
+       llvm::enumerate(launch.getWorkgroupAttributions())) {
     locations.push_back(buffer.getLoc());
-  auto metadata = DictionaryAttr::get(
-      context, {NamedAttribute(StringAttr::get(context, kBufferLocations),
-                               ArrayAttr::get(context, locations))});
-  launch->setLoc(FusedLoc::get(context, {own}, metadata));
+    uint64_t alignment = 0;
+    if (index < alignments.size())
+      alignment = alignments[index];
+    else if (keptAlignments && index < keptAlignments.size())
+      alignment = cast<IntegerAttr>(keptAlignments[index]).getInt();
+    anyAlignment |= alignment != 0;
+    wanted.push_back(builder.getI64IntegerAttr(alignment));
+  }
+  SmallVector<NamedAttribute> metadata{builder.getNamedAttr(
+      kBufferLocations, builder.getArrayAttr(locations))};
+  if (anyAlignment)
+    metadata.push_back(
+        builder.getNamedAttr(kBufferAlignments, builder.getArrayAttr(wanted)));
+  launch->setLoc(
+      FusedLoc::get(context, {own}, builder.getDictionaryAttr(metadata)));
 }
 
-Location gpumem::getWorkgroupBufferLocation(gpu::GPUFuncOp kernel,
-                                            unsigned index) {
-  BlockArgument buffer = kernel.getWorkgroupAttributions()[index];
-  ArrayAttr kept = getBufferLocations(kernel.getLoc());
-  if (buffer.getLoc() == kernel.getLoc() && kept && index < kept.size())
-    if (auto location = dyn_cast<LocationAttr>(kept[index]))
-      return location;
-  return buffer.getLoc();
+void gpumem::applyRecordedBufferData(gpu::GPUFuncOp kernel) {
+  Location own = kernel.getLoc();
+  ArrayAttr locations = getKeptBufferData(own, kBufferLocations);
+  if (!locations)
+    return;
+  ArrayAttr alignments = getKeptBufferData(own, kBufferAlignments);
+  SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
+  for (auto [index, buffer] : llvm::enumerate(attributions)) {
+    if (buffer.getLoc() == own && index < locations.size())
+      if (auto location = dyn_cast<LocationAttr>(locations[index]))
+        buffer.setLoc(location);
+    if (alignments && index < alignments.size()) {
+      uint64_t alignment = cast<IntegerAttr>(alignments[index]).getInt();
+      if (alignment > getRequestedAlignment(kernel, index))
+        setRequestedAlignment(kernel, index, alignment);
+    }
+  }
+  // Applied once: the attributions may change from here on.
+  ArrayRef<Location> fused = cast<FusedLoc>(own).getLocations();
+  kernel->setLoc(fused.empty() ? UnknownLoc::get(kernel.getContext())
+                               : fused.front());
 }
 
 int64_t gpumem::getAddressSpaceNumber(Attribute memorySpace) {

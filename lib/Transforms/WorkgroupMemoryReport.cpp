@@ -95,6 +95,19 @@ bool sharedMemoryLimits(const NVIDIAOccupancy &occupancy) {
 
 } // namespace
 
+/// The bytes of padding below static buffer `index` of `plan`: from the
+/// end of the highest static buffer that ends at or below its offset (or
+/// from 0) to its offset, which its alignment cost.
+static uint64_t getPaddingBytes(const KernelPlan &plan, unsigned index) {
+  const PlannedBuffer &buffer = plan.buffers[index];
+  uint64_t below = 0;
+  for (const PlannedBuffer &other : plan.buffers)
+    if (&other != &buffer && !other.dynamic &&
+        other.offset + other.bytes <= buffer.offset)
+      below = std::max(below, other.offset + other.bytes);
+  return buffer.offset - below;
+}
+
 void gpumem::printPlansAsText(ArrayRef<KernelPlan> plans,
                               const ReportTarget &target,
                               llvm::raw_ostream &os) {
@@ -107,9 +120,9 @@ void gpumem::printPlansAsText(ArrayRef<KernelPlan> plans,
       os << " " << target.chip;
     os << "\n";
     if (!plan.buffers.empty())
-      os << llvm::format("  %-4s %-10s %-16s %8s %5s %8s  %-16s %s\n", "#",
-                         "line", "buffer", "bytes", "align", "offset",
-                         "live (lines)", "shares with");
+      os << llvm::format("  %-4s %-10s %-16s %8s %5s %4s %8s  %-16s %s\n",
+                         "#", "line", "buffer", "bytes", "align", "pad",
+                         "offset", "live (lines)", "shares with");
     for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
       std::string shares;
       for (unsigned other : buffer.sharesWith)
@@ -117,11 +130,14 @@ void gpumem::printPlansAsText(ArrayRef<KernelPlan> plans,
       std::string bytes = buffer.dynamic ? "dyn" : std::to_string(buffer.bytes);
       std::string offset =
           buffer.dynamic ? "dyn" : std::to_string(buffer.offset);
-      os << llvm::format("  %-4s %-10s %-16s %8s %5llu %8s  %-16s %s\n",
+      std::string padding =
+          buffer.dynamic ? "-" : std::to_string(getPaddingBytes(plan, i));
+      os << llvm::format("  %-4s %-10s %-16s %8s %5llu %4s %8s  %-16s %s\n",
                          ("#" + std::to_string(i)).c_str(),
                          lineColumn(buffer.loc).c_str(),
                          shapeText(buffer.type).c_str(), bytes.c_str(),
-                         (unsigned long long)buffer.alignment, offset.c_str(),
+                         (unsigned long long)buffer.alignment, padding.c_str(),
+                         offset.c_str(),
                          liveText(buffer.range).c_str(),
                          shares.empty() ? "-" : shares.c_str());
     }
@@ -192,7 +208,7 @@ void gpumem::printPlansAsJSON(ArrayRef<KernelPlan> plans,
           json.attribute("uses_dynamic_shared_memory",
                          plan.usesDynamicSharedMemory);
           json.attributeArray("buffers", [&] {
-            for (const PlannedBuffer &buffer : plan.buffers) {
+            for (auto [index, buffer] : llvm::enumerate(plan.buffers)) {
               json.object([&] {
                 json.attribute("location", locationText(buffer.loc));
                 json.attribute("type", typeText(buffer.type));
@@ -209,6 +225,8 @@ void gpumem::printPlansAsJSON(ArrayRef<KernelPlan> plans,
                 if (!buffer.dynamic) {
                   json.attribute("bytes", int64_t(buffer.bytes));
                   json.attribute("offset", int64_t(buffer.offset));
+                  json.attribute("padding",
+                                 int64_t(getPaddingBytes(plan, index)));
                 }
                 json.attribute("alignment", int64_t(buffer.alignment));
                 json.attribute("planned", buffer.planned);

@@ -16,9 +16,9 @@
 // NVIDIA: workgroup memory of kernel @main_kernel::@main_kernel ({{.*}}smem-report.mlir:[[#LAUNCH:]]:3), target cuda-emu sm_90
 // SM80:   workgroup memory of kernel @main_kernel::@main_kernel ({{.*}}smem-report.mlir:[[#LAUNCH:]]:3), target cuda sm_80
 // VULKAN: workgroup memory of kernel @main_kernel::@main_kernel ({{.*}}smem-report.mlir:[[#LAUNCH:]]:3), target vulkan
-// REPORT-NEXT: #    line       buffer              bytes align   offset  live (lines)     shares with
-// REPORT-NEXT: #0   [[#LAUNCH+2]]:10       16x16xf32            1024    16        0  [[#LAUNCH+3]]:5..[[#LAUNCH+3]]:5       #1
-// REPORT-NEXT: #1   [[#LAUNCH+5]]:10       16x16xf32            1024    16        0  [[#LAUNCH+6]]:5..[[#LAUNCH+6]]:5       #0
+// REPORT-NEXT: #    line       buffer              bytes align  pad   offset  live (lines)     shares with
+// REPORT-NEXT: #0   [[#LAUNCH+2]]:10       16x16xf32            1024    16    0        0  [[#LAUNCH+3]]:5..[[#LAUNCH+3]]:5       #1
+// REPORT-NEXT: #1   [[#LAUNCH+5]]:10       16x16xf32            1024    16    0        0  [[#LAUNCH+6]]:5..[[#LAUNCH+6]]:5       #0
 // REPORT-NEXT: static: 1024 bytes planned, lower bound 1024, 2048 without reuse
 // REPORT-NEXT: barrier inserted at {{.*}}smem-report.mlir:[[#LAUNCH+6]]:5
 // CPU-NEXT:    limit: 232448 bytes per block

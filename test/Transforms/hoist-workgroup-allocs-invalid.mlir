@@ -226,3 +226,48 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Alignments over what every target guarantees for shared memory.
+func.func @alignment_over_the_limit() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{workgroup memory asks for an alignment of 2048 bytes; every target guarantees at most 1024 (the base alignment of shared memory)}}
+    %buf = memref.alloca() {alignment = 2048 : i64} : memref<4xf32, #gpu.address_space<workgroup>>
+    "test.use"(%buf) : (memref<4xf32, #gpu.address_space<workgroup>>) -> ()
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @dynamic_alignment_over_the_limit(%n: index) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{workgroup memory asks for an alignment of 4096 bytes}}
+    %buf = memref.alloc(%n) {alignment = 4096 : i64} : memref<?xf32, 3>
+    "test.use"(%buf) : (memref<?xf32, 3>) -> ()
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  // expected-error @+1 {{workgroup memory asks for an alignment of 2048 bytes}}
+  memref.global "private" @tile : memref<4xf32, #gpu.address_space<workgroup>> {alignment = 2048 : i64}
+}
+
+// -----
+
+gpu.module @kernels {
+  // expected-error @+1 {{workgroup memory asks for an alignment of 24 bytes, which is not a power of two}}
+  gpu.func @kernel() workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 24 : i64}) kernel {
+    gpu.return
+  }
+}

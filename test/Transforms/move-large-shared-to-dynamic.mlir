@@ -123,3 +123,41 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Attributions that ask for an alignment keep it in dynamic shared memory:
+// the small one after 64 KiB + 4 bytes lands at 66560 (a multiple of 1024),
+// dynamic shared memory is aligned to 1024 in the gpu.module, and the
+// kernel's own dynamic data follows at the next multiple of it.
+
+// CHECK-LABEL: gpu.module @requested
+// CHECK-SAME:  gpumem.dynamic_shared_alignment = 1024 : i64
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[START:.*]] = arith.constant 67584 : index
+// CHECK: memref.view %[[DYN]][%[[START]]]
+// CHECK: %[[C66560:.*]] = arith.constant 66560 : index
+// CHECK: memref.view %[[DYN]][%[[C66560]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: func.func @main
+// CHECK: arith.constant 67584 : i32
+module attributes {gpu.container_module} {
+  gpu.module @requested {
+    gpu.func @k(%out: memref<16384xf32>) workgroup(%big : memref<16385xf32, 3>, %small : memref<4xi64, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel {
+      %tx = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %v = memref.load %out[%tx] : memref<16384xf32>
+      memref.store %v, %big[%tx] : memref<16385xf32, 3>
+      %i = arith.index_cast %tx : index to i64
+      memref.store %i, %small[%c0] : memref<4xi64, #gpu.address_space<workgroup>>
+      %own = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %b = arith.constant 7 : i8
+      memref.store %b, %own[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+  func.func @main(%out: memref<16384xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @requested::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<16384xf32>)
+    return
+  }
+}

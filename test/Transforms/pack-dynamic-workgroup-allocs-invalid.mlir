@@ -70,3 +70,33 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A view of dynamic shared memory that assumes an alignment its constant
+// offset does not have.
+gpu.module @m {
+  gpu.func @misaligned_view(%out: memref<4xf32>) kernel {
+    %c16 = arith.constant 16 : index
+    %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %raw[%c16][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'memref.assume_alignment' op assumes an alignment of 128 bytes for a view of dynamic shared memory at byte offset 16, which is not a multiple of it}}
+    %a = memref.assume_alignment %v, 128 : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.copy %a, %out : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @view_alignment_over_the_limit(%out: memref<4xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{workgroup memory asks for an alignment of 4096 bytes; every target guarantees at most 1024}}
+    %a = memref.assume_alignment %v, 4096 : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.copy %a, %out : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+    gpu.return
+  }
+}

@@ -61,7 +61,7 @@ module attributes {gpu.container_module} {
 // CHECK:         %[[UP:.*]] = arith.addi %[[BASE]], %c63
 // CHECK:         %[[OFF:.*]] = arith.andi %[[UP]], %c-64
 // CHECK:         %[[DYN:.*]] = gpu.dynamic_shared_memory
-// CHECK:         %[[V:.*]] = memref.view %[[DYN]][%[[OFF]]][%[[BDX]]] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x?xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[V:.*]] = memref.view %[[DYN]][%[[OFF]]][%[[BDX]]] {gpumem.alignment = 64 : i64} : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x?xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.memory_space_cast %[[V]] : memref<4x?xf32, #gpu.address_space<workgroup>> to memref<4x?xf32, 3>
 // memref.dim of the user's dynamic shared memory is the user's bytes.
 // CHECK-NOT:     memref.dim

@@ -9,10 +9,10 @@
 // threads per block (16 blocks), limits occupancy.
 
 // TEXT:      workgroup memory of kernel @m::@phases ({{.*}}plan-workgroup-memory-report.mlir:[[#@LINE+30]]:3), target cuda sm_80
-// TEXT-NEXT:   #    line       buffer              bytes align   offset  live (lines)     shares with
-// TEXT-NEXT:   #0   [[#@LINE+28]]:61      8192xf32            32768    16        0  [[#@LINE+30]]:5..[[#@LINE+31]]:10    #1
-// TEXT-NEXT:   #1   [[#@LINE+27]]:87      8192xf32            32768    16        0  [[#@LINE+31]]:5..[[#@LINE+31]]:5     #0
-// TEXT-NEXT:   #2   [[#@LINE+32]]:10      ?xf32                 dyn    16      dyn  [[#@LINE+33]]:5..[[#@LINE+33]]:5     -
+// TEXT-NEXT:   #    line       buffer              bytes align  pad   offset  live (lines)     shares with
+// TEXT-NEXT:   #0   [[#@LINE+28]]:61      8192xf32            32768    16    0        0  [[#@LINE+30]]:5..[[#@LINE+31]]:10    #1
+// TEXT-NEXT:   #1   [[#@LINE+27]]:87      8192xf32            32768    16    0        0  [[#@LINE+31]]:5..[[#@LINE+31]]:5     #0
+// TEXT-NEXT:   #2   [[#@LINE+32]]:10      ?xf32                 dyn    16    -      dyn  [[#@LINE+33]]:5..[[#@LINE+33]]:5     -
 // TEXT-NEXT:   static: 32768 bytes planned, lower bound 32768, 65536 without reuse
 // TEXT-NEXT:   dynamic: 1 view(s) of dynamic shared memory, sized at each launch
 // TEXT-NEXT:   barrier inserted at {{.*}}plan-workgroup-memory-report.mlir:[[#@LINE+27]]:5

@@ -232,3 +232,30 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Buffers that ask for an alignment (`llvm.align`, what hoisting gives an
+// alloca's `alignment`) share bytes at offsets that are multiples of it:
+// %b (512) shares %a's bytes at 0, %c (32, live with %a) follows %a. The arena comes first among the attributions and is
+// aligned as its most demanding buffer; a buffer kept apart (its address is
+// taken) keeps its own alignment.
+
+// CHECK-LABEL: gpu.func @aligned_phases
+// CHECK-SAME:    workgroup(%[[ARENA:.*]] : memref<272xi8, #gpu.address_space<workgroup>> {llvm.align = 512 : i64}, %[[KEPT:.*]] : memref<4xf32, 3> {llvm.align = 64 : i64})
+// CHECK:         memref.view %[[ARENA]][%c0][] : memref<272xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] : memref<272xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.view %[[ARENA]][%c256][] : memref<272xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @aligned_phases(%i: index, %v: f32) workgroup(%a : memref<64xf32, 3>, %b : memref<4xf32, 3> {llvm.align = 512 : i64}, %c : memref<4xf32, 3> {llvm.align = 32 : i64}, %k : memref<4xf32, 3> {llvm.align = 64 : i64}) kernel {
+    memref.store %v, %a[%i] : memref<64xf32, 3>
+    memref.store %v, %c[%i] : memref<4xf32, 3>
+    %x = memref.load %a[%i] : memref<64xf32, 3>
+    %z = memref.load %c[%i] : memref<4xf32, 3>
+    gpu.barrier
+    memref.store %x, %b[%i] : memref<4xf32, 3>
+    memref.store %z, %b[%i] : memref<4xf32, 3>
+    %p = memref.extract_aligned_pointer_as_index %k : memref<4xf32, 3> -> index
+    gpu.return
+  }
+}

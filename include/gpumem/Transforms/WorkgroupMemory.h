@@ -10,6 +10,8 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ValueRange.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
 
@@ -18,6 +20,7 @@ class DataLayout;
 class OpBuilder;
 namespace gpu {
 class GPUFuncOp;
+class GPUModuleOp;
 class LaunchOp;
 } // namespace gpu
 } // namespace mlir
@@ -52,16 +55,69 @@ mlir::Value createBufferBytes(mlir::OpBuilder &builder, mlir::Location loc,
 uint64_t getWorkgroupBufferAlignment(mlir::MemRefType type,
                                      const mlir::DataLayout &layout);
 
-/// Keeps the locations of `launch`'s workgroup attributions (the
-/// allocations they were hoisted from) in the launch's own location, as
-/// metadata of a fused location, which outlining gives the kernel.
-void recordWorkgroupBufferLocations(mlir::gpu::LaunchOp launch);
+/// The largest alignment of workgroup memory every gpumem target guarantees,
+/// in bytes: what NVIDIA's 128-byte TMA swizzle needs. Asking for more is an
+/// error (docs/workgroup-memory.md).
+constexpr uint64_t kMaxWorkgroupAlignment = 1024;
 
-/// The location of `kernel`'s workgroup attribution `index`: what
-/// recordWorkgroupBufferLocations kept for it before outlining, else the
-/// attribution's own.
-mlir::Location getWorkgroupBufferLocation(mlir::gpu::GPUFuncOp kernel,
-                                          unsigned index);
+/// Checks an alignment asked for workgroup memory at `loc`: a power of two,
+/// at most kMaxWorkgroupAlignment. Emits an error at `loc` otherwise.
+mlir::LogicalResult checkWorkgroupAlignment(mlir::Location loc,
+                                            uint64_t alignment);
+
+/// The alignment workgroup attribution `index` of `kernel` asks for (its
+/// `llvm.align` attribution attribute, which upstream's NVVM lowering also
+/// reads), or 0.
+uint64_t getRequestedAlignment(mlir::gpu::GPUFuncOp kernel, unsigned index);
+void setRequestedAlignment(mlir::gpu::GPUFuncOp kernel, unsigned index,
+                           uint64_t alignment);
+
+/// The alignment of `kernel`'s workgroup attribution `index`:
+/// getWorkgroupBufferAlignment's, or what it asks for when that is more.
+uint64_t getAttributionAlignment(mlir::gpu::GPUFuncOp kernel, unsigned index,
+                                 const mlir::DataLayout &layout);
+
+/// Adds a workgroup attribution of `type` to `kernel` before the others,
+/// asking for `alignment` bytes when not 0.
+mlir::BlockArgument prependWorkgroupAttribution(mlir::gpu::GPUFuncOp kernel,
+                                                mlir::Type type,
+                                                mlir::Location loc,
+                                                uint64_t alignment);
+
+/// Erases the workgroup attributions `indices` (ascending, counted among the
+/// workgroup attributions) of `kernel`, whose uses are gone; the others keep
+/// their attribution attributes.
+void eraseWorkgroupAttributions(mlir::gpu::GPUFuncOp kernel,
+                                llvm::ArrayRef<unsigned> indices);
+
+/// The alignment dynamic shared memory needs in `module`: the most any
+/// buffer placed there or view of it asks for, at least 16 bytes.
+uint64_t getDynamicSharedAlignment(mlir::gpu::GPUModuleOp module);
+/// Raises getDynamicSharedAlignment(module) to `alignment`.
+void requireDynamicSharedAlignment(mlir::gpu::GPUModuleOp module,
+                                   uint64_t alignment);
+
+/// The attribute of a memref.view of dynamic shared memory that says how the
+/// buffer it replaced was aligned (for the report).
+constexpr llvm::StringLiteral kViewAlignmentAttrName = "gpumem.alignment";
+
+/// The alignment of `view`, a memref.view of dynamic shared memory: the most
+/// of getWorkgroupBufferAlignment's for its type, its kViewAlignmentAttrName
+/// and what a memref.assume_alignment of it assumes.
+uint64_t getDynamicViewAlignment(mlir::Operation *view);
+
+/// Keeps the locations of `launch`'s workgroup attributions (the
+/// allocations they were hoisted from) and the alignments they ask for
+/// (`alignments`, 0 for none, by attribution; missing ones keep what an
+/// earlier call recorded) in the launch's own location, as metadata of a
+/// fused location, which outlining gives the kernel.
+void recordWorkgroupBufferLocations(mlir::gpu::LaunchOp launch,
+                                    llvm::ArrayRef<uint64_t> alignments = {});
+
+/// Gives `kernel`'s workgroup attributions the locations and alignments
+/// recordWorkgroupBufferLocations kept for the launch it was outlined from
+/// (the alignments as their `llvm.align`), and drops what was kept.
+void applyRecordedBufferData(mlir::gpu::GPUFuncOp kernel);
 
 } // namespace gpumem
 

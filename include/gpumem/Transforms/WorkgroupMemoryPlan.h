@@ -31,7 +31,7 @@ struct PlannedBuffer {
   uint64_t alignment = 16;
   uint64_t offset = 0;
   WorkgroupLiveRange range;
-  /// Whether the planner placed it (static, aligned to 16 at most, live
+  /// Whether the planner placed it (static, identity layout, live
   /// range known); other static buffers keep bytes of their own.
   bool planned = false;
   /// Indices of the buffers whose bytes this one shares.

@@ -319,7 +319,10 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
       return kernel.emitOpError()
              << "has a workgroup attribution of type " << memref
              << "; attributions need a static shape";
-    arenaBytes = llvm::alignTo(arenaBytes, getWorkgroupBufferAlignment(memref, layout));
+    // The body moved to `impl`: the kernel keeps the attribution attributes.
+    uint64_t alignment = std::max(getWorkgroupBufferAlignment(memref, layout),
+                                  getRequestedAlignment(kernel, i));
+    arenaBytes = llvm::alignTo(arenaBytes, alignment);
     offsets.push_back(arenaBytes);
     arenaBytes += getWorkgroupBufferBytes(memref, layout);
   }
@@ -372,9 +375,10 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
 
   if (fibers)
     needsFibers.insert(impl);
+  // Dynamic shared memory follows, aligned as the module needs it.
   createWrappers(kernel, impl, blockImpl,
-                 llvm::alignTo(arenaBytes, GPUMEM_SHARED_ALIGNMENT), fibers,
-                 asserts);
+                 llvm::alignTo(arenaBytes, getDynamicSharedAlignment(gpuModule)),
+                 fibers, asserts);
   return success();
 }
 

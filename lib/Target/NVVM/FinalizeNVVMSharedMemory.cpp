@@ -6,10 +6,13 @@
 //    shared memory after all static shared memory, as CUDA's
 //    `extern __shared__`. Internal linkage made ptxas allocate one static
 //    byte there, overlapping the dynamic data with static buffers;
-//  - every one is aligned to at least 16 bytes (vector accesses).
+//  - every one is aligned to at least 16 bytes (vector accesses), and the
+//    dynamic one to what the gpu.module's buffers and views in dynamic
+//    shared memory ask for (getDynamicSharedAlignment).
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,14 +35,19 @@ struct FinalizeNVVMSharedMemoryPass
     : gpumem::impl::GPUMemFinalizeNVVMSharedMemoryPassBase<
           FinalizeNVVMSharedMemoryPass> {
   void runOnOperation() override {
+    uint64_t dynamicAlignment =
+        gpumem::getDynamicSharedAlignment(getOperation());
     for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
       if (global.getAddrSpace() != kSharedAddressSpace)
         continue;
+      uint64_t alignment = kMinAlignment;
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-      if (array && array.getNumElements() == 0)
+      if (array && array.getNumElements() == 0) {
         global.setLinkage(LLVM::Linkage::External);
-      if (global.getAlignment().value_or(0) < kMinAlignment)
-        global.setAlignment(kMinAlignment);
+        alignment = dynamicAlignment;
+      }
+      if (global.getAlignment().value_or(0) < alignment)
+        global.setAlignment(alignment);
     }
   }
 };

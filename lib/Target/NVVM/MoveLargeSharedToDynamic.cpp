@@ -5,7 +5,7 @@
 //
 // Algorithm, per kernel gpu.func of every gpu.module:
 //  1. Lay the workgroup attributions out at offsets aligned as
-//     getWorkgroupBufferAlignment says (16 bytes or more); stop
+//     getAttributionAlignment says (16 bytes or more); stop
 //     when the total fits the chip's static limit.
 //  2. Over the chip's per-block maximum: an error at the kernel.
 //  3. Replace each attribution by a memref.view of gpu.dynamic_shared_memory
@@ -57,13 +57,17 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
   DataLayout layout = DataLayout::closest(kernel);
   SmallVector<uint64_t> offsets;
   uint64_t total = 0;
-  for (BlockArgument arg : kernel.getWorkgroupAttributions()) {
+  uint64_t alignment = 16;
+  for (auto [index, arg] : llvm::enumerate(
+           SmallVector<BlockArgument>(kernel.getWorkgroupAttributions()))) {
     auto type = cast<MemRefType>(arg.getType());
     if (!type.hasStaticShape())
       return kernel.emitOpError()
              << "has a workgroup attribution of type " << type
              << "; attributions need a static shape";
-    total = llvm::alignTo(total, gpumem::getWorkgroupBufferAlignment(type, layout));
+    uint64_t own = gpumem::getAttributionAlignment(kernel, index, layout);
+    alignment = std::max(alignment, own);
+    total = llvm::alignTo(total, own);
     offsets.push_back(total);
     total += gpumem::getWorkgroupBufferBytes(type, layout);
   }
@@ -86,10 +90,14 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
       builder, loc,
       MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
+  // Dynamic shared memory starts as aligned as the moved buffers ask.
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  gpumem::requireDynamicSharedAlignment(gpuModule, alignment);
   // The kernel's own dynamic data moves up past the moved buffers, to the
-  // next 16-byte boundary: each gpu.dynamic_shared_memory becomes a view
-  // there whose size is what the launch passed on top of them.
-  total = llvm::alignTo(total, 16);
+  // next boundary dynamic shared memory is aligned to: each
+  // gpu.dynamic_shared_memory becomes a view there whose size is what the
+  // launch passed on top of them.
+  total = llvm::alignTo(total, gpumem::getDynamicSharedAlignment(gpuModule));
   if (!ownDynamic.empty()) {
     Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
     Value start = arith::ConstantIndexOp::create(builder, loc, total);

@@ -237,14 +237,26 @@ private:
   SmallVector<Value> allocaRoots;
   /// Notional addresses of workgroup arrays (what
   /// memref.extract_aligned_pointer_as_index returns): the static ones
-  /// in order, each 16-byte aligned, then the dynamic array.
+  /// in order, each aligned to 16 bytes or what it asks for, then the
+  /// dynamic array, aligned as getDynamicSharedAlignment says.
   llvm::DenseMap<Value, int64_t> workgroupAddress;
   int64_t dynamicSharedAddress = 0;
   DynamicSharedRoots dynamicShared;
   uint32_t pushOffset = GPUMEM_VULKAN_PUSH_PARAMS;
 };
 
+/// Logical SPIR-V has no addresses to align: a memref.assume_alignment (whose
+/// alignment gpumem-pack-dynamic-workgroup-allocs and the notional addresses
+/// honour) becomes its operand, so that accesses trace to their roots.
+static void dropAlignmentAssumptions(gpu::GPUFuncOp kernel) {
+  kernel.walk([](memref::AssumeAlignmentOp assume) {
+    assume.replaceAllUsesWith(assume.getMemref());
+    assume.erase();
+  });
+}
+
 FailureOr<KernelRecord> KernelPreparer::run() {
+  dropAlignmentAssumptions(kernel);
   if (failed(setEntryPoint()) || failed(makeRoots()) ||
       failed(makeDynamicSharedRoots()) || failed(expandViews()) ||
       failed(linearizeAccesses()) || failed(lowerDynamicSharedAccesses()))
@@ -378,7 +390,8 @@ LogicalResult KernelPreparer::makeRoots() {
 
   // Attributions and allocas of static shape become flat.
   uint64_t sharedBytes = 0, address = 0;
-  for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
+  SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
+  for (auto [index, attribution] : llvm::enumerate(attributions)) {
     auto type = cast<MemRefType>(attribution.getType());
     if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
         !type.getElementType().isIntOrFloat())
@@ -388,7 +401,9 @@ LogicalResult KernelPreparer::makeRoots() {
                 "layout and integer or float elements";
     uint64_t bytes = type.getNumElements() *
                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-    address = llvm::alignTo(address, 16);
+    uint64_t alignment = std::max<uint64_t>(
+        16, gpumem::getRequestedAlignment(kernel, index));
+    address = llvm::alignTo(address, alignment);
     workgroupAddress[attribution] = address;
     address += bytes;
     sharedBytes += bytes;
@@ -406,7 +421,9 @@ LogicalResult KernelPreparer::makeRoots() {
     roots.insert(attribution);
   }
   record.header.staticSharedBytes = sharedBytes;
-  dynamicSharedAddress = llvm::alignTo(address, 16);
+  dynamicSharedAddress = llvm::alignTo(
+      address, gpumem::getDynamicSharedAlignment(
+                   kernel->getParentOfType<gpu::GPUModuleOp>()));
 
   WalkResult walk = kernel.walk([&](memref::AllocaOp alloca) {
     MemRefType type = alloca.getType();
@@ -601,9 +618,15 @@ static void workgroupGlobalsToAttributions(gpu::GPUModuleOp module) {
       if (!gpumem::isWorkgroupMemorySpace(read.getType().getMemorySpace()))
         continue;
       Value &attribution = attributions[read.getNameAttr().getAttr()];
-      if (!attribution)
+      if (!attribution) {
         attribution =
             kernel.addWorkgroupAttribution(read.getType(), read.getLoc());
+        auto global = symbols.lookup<memref::GlobalOp>(read.getNameAttr().getAttr());
+        if (global && global.getAlignment())
+          gpumem::setRequestedAlignment(kernel,
+                                        kernel.getNumWorkgroupAttributions() - 1,
+                                        *global.getAlignment());
+      }
       read.replaceAllUsesWith(attribution);
       read.erase();
     }

@@ -31,11 +31,11 @@
 // The four buffers share bytes 0-255; barriers go before phase 2's first
 // store, phase 3's first store and phase 4's scf.if.
 // REPORT:workgroup memory of kernel @main_kernel::@main_kernel ({{.*}}workgroup-reuse-phases.mlir:[[#LAUNCH:]]:3), target cpu
-// REPORT-NEXT:  #    line       buffer              bytes align   offset  live (lines)     shares with
-// REPORT-NEXT:  #0   [[#LAUNCH+10]]:10      64xi32                256    16        0  [[#LAUNCH+12]]:5..[[#LAUNCH+14]]:11      #1, #2, #3
-// REPORT-NEXT:  #1   [[#LAUNCH+17]]:10      64xi32                256    16        0  [[#LAUNCH+19]]:5..[[#LAUNCH+21]]:10      #0, #2, #3
-// REPORT-NEXT:  #2   [[#LAUNCH+24]]:10      64xi32                256    16        0  [[#LAUNCH+25]]:5..[[#LAUNCH+39]]:14     #0, #1, #3
-// REPORT-NEXT:  #3   [[#LAUNCH+47]]:12     64xi32                256    16        0  [[#LAUNCH+51]]:7..[[#LAUNCH+53]]:13    #0, #1, #2
+// REPORT-NEXT:  #    line       buffer              bytes align  pad   offset  live (lines)     shares with
+// REPORT-NEXT:  #0   [[#LAUNCH+10]]:10      64xi32                256    16    0        0  [[#LAUNCH+12]]:5..[[#LAUNCH+14]]:11      #1, #2, #3
+// REPORT-NEXT:  #1   [[#LAUNCH+17]]:10      64xi32                256    16    0        0  [[#LAUNCH+19]]:5..[[#LAUNCH+21]]:10      #0, #2, #3
+// REPORT-NEXT:  #2   [[#LAUNCH+24]]:10      64xi32                256    16    0        0  [[#LAUNCH+25]]:5..[[#LAUNCH+39]]:14     #0, #1, #3
+// REPORT-NEXT:  #3   [[#LAUNCH+47]]:12     64xi32                256    16    0        0  [[#LAUNCH+51]]:7..[[#LAUNCH+53]]:13    #0, #1, #2
 // REPORT-NEXT:  static: 256 bytes planned, lower bound 256, 1024 without reuse
 // REPORT-NEXT:  barrier inserted at {{.*}}workgroup-reuse-phases.mlir:[[#LAUNCH+19]]:5
 // REPORT-NEXT:  barrier inserted at {{.*}}workgroup-reuse-phases.mlir:[[#LAUNCH+25]]:5
