@@ -30,6 +30,7 @@
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
@@ -357,10 +358,23 @@ static LogicalResult checkModuleAlignments(ModuleOp module) {
       if (auto kernel = dyn_cast<gpu::GPUFuncOp>(op)) {
         gpumem::applyRecordedBufferData(kernel);
         for (unsigned i = 0, e = kernel.getNumWorkgroupAttributions(); i < e;
-             ++i)
-          if (uint64_t alignment = gpumem::getRequestedAlignment(kernel, i))
-            anyError |= failed(gpumem::checkWorkgroupAlignment(
-                kernel.getWorkgroupAttributions()[i].getLoc(), alignment));
+             ++i) {
+          Location loc = kernel.getWorkgroupAttributions()[i].getLoc();
+          Attribute align = kernel.getWorkgroupAttributionAttr(
+              i, LLVM::LLVMDialect::getAlignAttrName());
+          if (!align)
+            continue;
+          if (uint64_t alignment = gpumem::getRequestedAlignment(kernel, i)) {
+            anyError |=
+                failed(gpumem::checkWorkgroupAlignment(loc, alignment));
+          } else {
+            emitError(loc) << "'" << LLVM::LLVMDialect::getAlignAttrName()
+                           << "' of a workgroup attribution must be a positive "
+                              "integer, not "
+                           << align;
+            anyError = true;
+          }
+        }
       } else if (auto global = dyn_cast<memref::GlobalOp>(op)) {
         if (gpumem::isWorkgroupMemRef(global.getType()) &&
             global.getAlignment())

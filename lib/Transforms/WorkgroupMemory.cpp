@@ -73,7 +73,9 @@ LogicalResult gpumem::checkWorkgroupAlignment(Location loc,
 uint64_t gpumem::getRequestedAlignment(gpu::GPUFuncOp kernel, unsigned index) {
   auto align = dyn_cast_or_null<IntegerAttr>(kernel.getWorkgroupAttributionAttr(
       index, LLVM::LLVMDialect::getAlignAttrName()));
-  return align && align.getInt() > 0 ? uint64_t(align.getInt()) : 0;
+  if (!align || align.getValue().isZero() || align.getValue().isNegative())
+    return 0;
+  return align.getValue().getLimitedValue();
 }
 
 void gpumem::setRequestedAlignment(gpu::GPUFuncOp kernel, unsigned index,

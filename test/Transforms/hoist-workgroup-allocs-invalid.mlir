@@ -271,3 +271,12 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @kernels {
+  // expected-error @+1 {{'llvm.align' of a workgroup attribution must be a positive integer, not "wide"}}
+  gpu.func @kernel() workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = "wide"}) kernel {
+    gpu.return
+  }
+}
