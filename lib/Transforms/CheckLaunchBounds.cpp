@@ -4,6 +4,7 @@
 // share (the cpu runtime enforces the same at run time).
 //===----------------------------------------------------------------------===//
 
+#include "gpumem/Runtime/Limits.h"
 #include "gpumem/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -18,9 +19,11 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kMaxThreadsPerBlock = 1024;
-constexpr int64_t kMaxBlockDims[3] = {1024, 1024, 64};
-constexpr int64_t kMaxGridDims[3] = {2147483647, 65535, 65535};
+constexpr int64_t kMaxThreadsPerBlock = GPUMEM_MAX_THREADS_PER_BLOCK;
+constexpr int64_t kMaxBlockDims[3] = {
+    GPUMEM_MAX_BLOCK_DIM_X, GPUMEM_MAX_BLOCK_DIM_Y, GPUMEM_MAX_BLOCK_DIM_Z};
+constexpr int64_t kMaxGridDims[3] = {
+    GPUMEM_MAX_GRID_DIM_X, GPUMEM_MAX_GRID_DIM_Y, GPUMEM_MAX_GRID_DIM_Z};
 
 /// Checks one launch's sizes; emits an error at `launch` on a violation.
 LogicalResult checkSizes(Operation *launch, const char *what,

@@ -56,7 +56,7 @@ namespace {
 
 /// Workgroup buffers are aligned to 16 bytes at least; the planner's arena
 /// too, and to the most any of its buffers asks for.
-constexpr uint64_t kArenaAlignment = 16;
+constexpr uint64_t kArenaAlignment = kMinWorkgroupAlignment;
 
 /// Places `buffers` (indices `order`) first fit; `conflicts[i][j]` says
 /// whether i and j may not share bytes. Returns the total bytes.

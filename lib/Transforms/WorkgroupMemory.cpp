@@ -52,8 +52,7 @@ Value gpumem::createBufferBytes(OpBuilder &builder, Location loc,
 
 uint64_t gpumem::getWorkgroupBufferAlignment(MemRefType type,
                                              const DataLayout &layout) {
-  constexpr uint64_t kMinAlignment = 16;
-  return std::max<uint64_t>(kMinAlignment,
+  return std::max<uint64_t>(kMinWorkgroupAlignment,
                             layout.getTypeABIAlignment(type.getElementType()));
 }
 
@@ -153,10 +152,9 @@ static constexpr llvm::StringLiteral kDynamicSharedAlignment =
     "gpumem.dynamic_shared_alignment";
 
 uint64_t gpumem::getDynamicSharedAlignment(gpu::GPUModuleOp module) {
-  constexpr uint64_t kMinAlignment = 16;
   auto attr = module->getAttrOfType<IntegerAttr>(kDynamicSharedAlignment);
-  return attr ? std::max<uint64_t>(kMinAlignment, attr.getInt())
-              : kMinAlignment;
+  return attr ? std::max<uint64_t>(kMinWorkgroupAlignment, attr.getInt())
+              : kMinWorkgroupAlignment;
 }
 
 void gpumem::requireDynamicSharedAlignment(gpu::GPUModuleOp module,

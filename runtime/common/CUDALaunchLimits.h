@@ -9,6 +9,8 @@
 #ifndef GPUMEM_RUNTIME_COMMON_CUDALAUNCHLIMITS_H
 #define GPUMEM_RUNTIME_COMMON_CUDALAUNCHLIMITS_H
 
+#include "gpumem/Runtime/Limits.h"
+
 #include <cstdint>
 
 namespace gpumem::runtime {
@@ -21,10 +23,11 @@ struct CUDALaunchLimits {
   int64_t maxGrid[3];
 };
 
-/// The limits of every NVIDIA GPU since sm_30: 1024 threads per block,
-/// blocks of at most 1024 x 1024 x 64, grids of 2^31-1 x 65535 x 65535.
+/// The limits of every NVIDIA GPU since sm_30 (Limits.h).
 constexpr CUDALaunchLimits kNVIDIALaunchLimits = {
-    1024, {1024, 1024, 64}, {2147483647, 65535, 65535}};
+    GPUMEM_MAX_THREADS_PER_BLOCK,
+    {GPUMEM_MAX_BLOCK_DIM_X, GPUMEM_MAX_BLOCK_DIM_Y, GPUMEM_MAX_BLOCK_DIM_Z},
+    {GPUMEM_MAX_GRID_DIM_X, GPUMEM_MAX_GRID_DIM_Y, GPUMEM_MAX_GRID_DIM_Z}};
 
 /// Exits with an error (Fatal.h) naming the kernel, the configuration and
 /// the limit when a dimension of `grid` or `block` is not in 1..UINT_MAX,

@@ -38,8 +38,11 @@ namespace {
 /// gpumem-plan-workgroup-memory refuses static sizes over it.
 constexpr int64_t kMaxSharedBytesPerBlock =
     GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK;
-/// CUDA's grid limits.
-constexpr int64_t kMaxGridX = 2147483647, kMaxGridYZ = 65535;
+/// CUDA's grid limits (Limits.h).
+constexpr int64_t kMaxGridX = GPUMEM_MAX_GRID_DIM_X;
+constexpr int64_t kMaxGridYZ = GPUMEM_MAX_GRID_DIM_Y;
+static_assert(GPUMEM_MAX_GRID_DIM_Y == GPUMEM_MAX_GRID_DIM_Z,
+              "one message names both");
 
 /// a * b * c of positive values, or -1 past INT64_MAX.
 int64_t product(int64_t a, int64_t b, int64_t c) {

@@ -37,6 +37,8 @@
 #ifndef GPUMEM_RUNTIME_CPUKERNELABI_H
 #define GPUMEM_RUNTIME_CPUKERNELABI_H
 
+#include "gpumem/Runtime/Limits.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -46,18 +48,17 @@ extern "C" {
 #define GPUMEM_CPU_ABI_VERSION 7
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 #define GPUMEM_WARP_SIZE 32
-#define GPUMEM_MAX_THREADS_PER_BLOCK 1024
 /* Workgroup memory of a block at most, static and dynamic, on the cpu
- * target: sm_90's per-block opt-in maximum, the largest NVIDIA GPU's, so
- * that a program that runs there fits a GPU. Static sizes over it are a
- * compile-time error, dynamic ones the runtime's. */
-#define GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK 232448
-/* Alignment the runtime guarantees for the workgroup arena and for the
- * dynamic part in it; the compiler assumes no more. */
-#define GPUMEM_SHARED_ALIGNMENT 16
-/* Alignment of the arena itself: the most a cuda-emu shared variable may
- * ask for (as CUTLASS's 1024-byte aligned dynamic shared memory does). */
-#define GPUMEM_ARENA_ALIGNMENT 1024
+ * target: the largest NVIDIA GPU's (Limits.h), so that a program that runs
+ * there fits a GPU. Static sizes over it are a compile-time error, dynamic
+ * ones the runtime's. */
+#define GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK GPUMEM_MAX_SHARED_BYTES_PER_BLOCK
+/* Alignment the runtime guarantees for the dynamic part of the workgroup
+ * arena at least (the compiler rounds the static bytes up to what the
+ * module's dynamic shared memory asks). */
+#define GPUMEM_SHARED_ALIGNMENT GPUMEM_WORKGROUP_ALIGNMENT
+/* Alignment of the arena itself: the most a workgroup buffer may ask for. */
+#define GPUMEM_ARENA_ALIGNMENT GPUMEM_MAX_WORKGROUP_ALIGNMENT
 
 typedef struct GPUMemThreadContext GPUMemThreadContext;
 

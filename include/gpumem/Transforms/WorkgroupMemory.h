@@ -8,6 +8,8 @@
 #ifndef GPUMEM_TRANSFORMS_WORKGROUPMEMORY_H
 #define GPUMEM_TRANSFORMS_WORKGROUPMEMORY_H
 
+#include "gpumem/Runtime/Limits.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ValueRange.h"
 #include "mlir/Support/LLVM.h"
@@ -55,10 +57,11 @@ mlir::Value createBufferBytes(mlir::OpBuilder &builder, mlir::Location loc,
 uint64_t getWorkgroupBufferAlignment(mlir::MemRefType type,
                                      const mlir::DataLayout &layout);
 
-/// The largest alignment of workgroup memory every gpumem target guarantees,
-/// in bytes: what NVIDIA's 128-byte TMA swizzle needs. Asking for more is an
-/// error (docs/workgroup-memory.md).
-constexpr uint64_t kMaxWorkgroupAlignment = 1024;
+/// The alignment every workgroup buffer gets at least, and the largest one
+/// every gpumem target guarantees (Limits.h); asking for more is an error
+/// (docs/workgroup-memory.md).
+constexpr uint64_t kMinWorkgroupAlignment = GPUMEM_WORKGROUP_ALIGNMENT;
+constexpr uint64_t kMaxWorkgroupAlignment = GPUMEM_MAX_WORKGROUP_ALIGNMENT;
 
 /// Checks an alignment asked for workgroup memory at `loc`: a power of two,
 /// at most kMaxWorkgroupAlignment. Emits an error at `loc` otherwise.

@@ -6,6 +6,7 @@
 #ifndef GPUMEM_TRANSFORMS_WORKGROUPMEMORYPLAN_H
 #define GPUMEM_TRANSFORMS_WORKGROUPMEMORYPLAN_H
 
+#include "gpumem/Runtime/Limits.h"
 #include "gpumem/Transforms/WorkgroupLiveness.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -28,7 +29,7 @@ struct PlannedBuffer {
   /// buffers (in dynamic shared memory) have no static bytes.
   bool dynamic = false;
   uint64_t bytes = 0;
-  uint64_t alignment = 16;
+  uint64_t alignment = GPUMEM_WORKGROUP_ALIGNMENT;
   uint64_t offset = 0;
   WorkgroupLiveRange range;
   /// Whether the planner placed it (static, identity layout, live

@@ -121,7 +121,8 @@ void LowerNVVMToCPUPass::runOnOperation() {
       if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
         chip = nvvm.getChip().str();
   const gpumem::NVIDIAChip *info = gpumem::lookupNVIDIAChip(chip);
-  layout.maxSharedBytesPerBlock = info ? info->maxSharedBytesPerBlock : 232448;
+  layout.maxSharedBytesPerBlock =
+      info ? info->maxSharedBytesPerBlock : GPUMEM_MAX_SHARED_BYTES_PER_BLOCK;
   layout.maxWarpsPerSM = maxWarpsPerSM(chip);
 
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {

@@ -28,8 +28,6 @@ namespace {
 
 /// NVVM's number for workgroup (shared) memory.
 constexpr unsigned kSharedAddressSpace = 3;
-/// The alignment every workgroup buffer gets at least (docs/workgroup-memory.md).
-constexpr uint64_t kMinAlignment = 16;
 
 struct FinalizeNVVMSharedMemoryPass
     : gpumem::impl::GPUMemFinalizeNVVMSharedMemoryPassBase<
@@ -40,7 +38,7 @@ struct FinalizeNVVMSharedMemoryPass
     for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
       if (global.getAddrSpace() != kSharedAddressSpace)
         continue;
-      uint64_t alignment = kMinAlignment;
+      uint64_t alignment = gpumem::kMinWorkgroupAlignment;
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
       if (array && array.getNumElements() == 0) {
         global.setLinkage(LLVM::Linkage::External);

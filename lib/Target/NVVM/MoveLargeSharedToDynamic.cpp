@@ -57,7 +57,7 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
   DataLayout layout = DataLayout::closest(kernel);
   SmallVector<uint64_t> offsets;
   uint64_t total = 0;
-  uint64_t alignment = 16;
+  uint64_t alignment = gpumem::kMinWorkgroupAlignment;
   for (auto [index, arg] : llvm::enumerate(
            SmallVector<BlockArgument>(kernel.getWorkgroupAttributions()))) {
     auto type = cast<MemRefType>(arg.getType());

@@ -9,6 +9,7 @@
 
 #include "gpumem/Conversion/Passes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Runtime/Limits.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -102,11 +103,13 @@ struct AttachVulkanTargetPass
     std::string text = llvm::formatv(
         "#spirv.target_env<#spirv.vce<v{0}, [{1}], [{2}]>, api=Vulkan, "
         "#spirv.resource_limits<max_compute_shared_memory_size = {3}, "
-        "max_compute_workgroup_invocations = 1024, "
-        "max_compute_workgroup_size = [1024, 1024, 64], "
+        "max_compute_workgroup_invocations = {5}, "
+        "max_compute_workgroup_size = [{6}, {7}, {8}], "
         "subgroup_size = {4}>>",
         spirvVersion.getValue(), kCapabilities, kExtensions,
-        maxSharedMemory.getValue(), subgroupSize.getValue());
+        maxSharedMemory.getValue(), subgroupSize.getValue(),
+        GPUMEM_MAX_THREADS_PER_BLOCK, GPUMEM_MAX_BLOCK_DIM_X,
+        GPUMEM_MAX_BLOCK_DIM_Y, GPUMEM_MAX_BLOCK_DIM_Z);
     Attribute targetEnv = parseAttribute(text, &getContext());
     if (!targetEnv) {
       emitError(getOperation().getLoc())

@@ -402,7 +402,8 @@ LogicalResult KernelPreparer::makeRoots() {
     uint64_t bytes = type.getNumElements() *
                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     uint64_t alignment = std::max<uint64_t>(
-        16, gpumem::getRequestedAlignment(kernel, index));
+        gpumem::kMinWorkgroupAlignment,
+        gpumem::getRequestedAlignment(kernel, index));
     address = llvm::alignTo(address, alignment);
     workgroupAddress[attribution] = address;
     address += bytes;
