@@ -30,7 +30,7 @@
 // release itself. A state from which no thread can progress is an error
 // found the moment it arises: a thread returning while others wait at a
 // barrier, parked threads at different barriers, lanes of one warp at
-// different shuffles, or lanes of one shuffle segment at a shuffle and a
+// different shuffles, or lanes taking part in a shuffle at it and at a
 // barrier.
 //===----------------------------------------------------------------------===//
 
@@ -695,10 +695,7 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
   // Every other live lane of the first `width` lanes must come to this
   // shuffle.
   uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
-  uint32_t begin = lane / uint32_t(width) * uint32_t(width);
-  for (uint32_t l = begin; l < begin + uint32_t(width) &&
-                           l < GPUMEM_WARP_SIZE && first + l < fibers.size();
-       ++l) {
+  for (uint32_t l = 0; l < uint32_t(width) && first + l < fibers.size(); ++l) {
     const Fiber &other = fibers[first + l];
     if (other.state == State::AtBarrier)
       fatal("kernel '%s': deadlock at shuffle %s: thread %s of block %s waits "
@@ -722,7 +719,7 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
   fiber.mode = mode;
   fiber.location = location;
   ++warp.atShuffle;
-  if (tryCompleteSegment(warpIndex, lane, uint32_t(width), index))
+  if (tryCompleteShuffle(warpIndex, uint32_t(width), index))
     goOn(index);
   else
     park(index);
@@ -762,28 +759,26 @@ uint32_t BlockRunner::shuffleWaitingFor(uint32_t warpIndex,
   uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
   for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && first + l < fibers.size(); ++l) {
     const Fiber &fiber = fibers[first + l];
-    if (fiber.state == State::AtShuffle &&
-        l / uint32_t(fiber.width) == lane / uint32_t(fiber.width))
+    if (fiber.state == State::AtShuffle && lane < uint32_t(fiber.width))
       return first + l;
   }
   return UINT32_MAX;
 }
 
-bool BlockRunner::tryCompleteSegment(uint32_t warpIndex, uint32_t lane,
-                                     uint32_t width, uint32_t continuing) {
+bool BlockRunner::tryCompleteShuffle(uint32_t warpIndex, uint32_t width,
+                                     uint32_t continuing) {
   Warp &warp = warps[warpIndex];
   uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
   uint32_t lanes = std::min<uint32_t>(
       GPUMEM_WARP_SIZE, uint32_t(launch->threadsPerBlock) - first);
-  uint32_t begin = lane / width * width;
-  uint32_t end = std::min(begin + width, lanes);
+  uint32_t begin = 0, end = std::min(width, lanes);
   uint32_t arrived = 0;
   for (uint32_t l = begin; l < end; ++l) {
     State state = fibers[first + l].state;
     if (state == State::AtShuffle)
       ++arrived;
     else if (state != State::Done && state != State::Trapped)
-      return false; // a live lane of the segment has not arrived yet
+      return false; // a live lane of the shuffle has not arrived yet
   }
   if (arrived == 0)
     return false;
@@ -850,11 +845,11 @@ void BlockRunner::threadLeft(uint32_t index) {
     releaseBarrier(&contexts[index]);
   uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
   --warps[warpIndex].live;
-  // The lane may have been the last one a segment's shuffle waited for.
+  // The lane may have been the last one a shuffle waited for.
   uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
   if (waiting != UINT32_MAX)
-    tryCompleteSegment(warpIndex, index % GPUMEM_WARP_SIZE,
-                       uint32_t(fibers[waiting].width), UINT32_MAX);
+    tryCompleteShuffle(warpIndex, uint32_t(fibers[waiting].width),
+                       UINT32_MAX);
 }
 
 void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,

@@ -189,11 +189,11 @@ private:
   /// Reports (synccheck) that lanes [begin, end) of the warp starting at
   /// fiber `first` complete a shuffle without those that returned.
   void reportAbsentLanes(uint32_t first, uint32_t begin, uint32_t end) const;
-  /// Completes the shuffle of the `width`-lane segment holding `lane` of
-  /// `warp` when every live lane of it has arrived; returns whether it did.
-  bool tryCompleteSegment(uint32_t warp, uint32_t lane, uint32_t width,
-                          uint32_t continuing);
-  /// A lane parked at a shuffle whose segment holds `lane`, or UINT32_MAX.
+  /// Completes the shuffle of the first `width` lanes of `warp` when every
+  /// live one of them has arrived; returns whether it did.
+  bool tryCompleteShuffle(uint32_t warp, uint32_t width, uint32_t continuing);
+  /// A lane parked at a shuffle `lane` takes part in (one of the first
+  /// `width` lanes), or UINT32_MAX.
   uint32_t shuffleWaitingFor(uint32_t warp, uint32_t lane) const;
   uint32_t indexOf(GPUMemThreadContext *ctx) const;
   /// Stops the program when a lane of the warp of fiber `index` waits for

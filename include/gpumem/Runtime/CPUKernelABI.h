@@ -78,16 +78,17 @@ typedef struct GPUMemRuntimeServices {
    * threads waiting at different barriers, stop the program with an error
    * naming the kernel and the barrier's location. */
   void (*barrier)(GPUMemThreadContext *ctx, const char *location);
-  /* gpu.shuffle: `value` holds the 32- or 64-bit value in its low bits.
-   * Lanes are linear thread ids modulo GPUMEM_WARP_SIZE; `width` (1..32)
-   * splits the warp into segments [s, s + width) with s = lane / width *
-   * width. The source lane is lane ^ offset (xor), lane - offset (up),
-   * lane + offset (down) or s + offset (idx). The result is the source
-   * lane's value and *valid is 1, or, when the source is outside the
-   * segment, beyond the block's last thread, or has returned, the caller's
-   * own value and *valid is 0. Every live lane of the caller's segment must
-   * reach the same shuffle (with the same width); other segments of the
-   * warp need not. */
+  /* gpu.shuffle, as MLIR specifies it: `value` holds the 32- or 64-bit
+   * value in its low bits. Lanes are linear thread ids modulo
+   * GPUMEM_WARP_SIZE; only the first `width` (1..32) lanes of the warp take
+   * part. The offset counts modulo 32, as PTX's shfl does; the source lane
+   * is lane ^ offset (xor), lane - offset (up), lane + offset (down) or
+   * offset (idx). The result is the source lane's value and *valid is 1,
+   * or, when the caller or the source is not among the first `width`
+   * lanes, is beyond the block's last thread, or has returned, the
+   * caller's own value and *valid is 0. Every live lane of the first
+   * `width` must reach the same shuffle (with the same width); the other
+   * lanes of the warp need not (docs/cpu-runtime.md). */
   uint64_t (*shuffle)(GPUMemThreadContext *ctx, uint64_t value, int32_t offset,
                       int32_t width, int32_t mode, int32_t *valid,
                       const char *location);
