@@ -182,6 +182,10 @@ addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers, bool boundsChecks,
   target.toolkit = toolkit.str();
   target.optLevel = optLevel;
   pm.addPass(gpumem::createGPUMemAttachNVVMTargetPass(target));
+  // What the chip or PTX version lacks is an error here, not an LLVM ERROR
+  // in NVPTX or a ptxas failure.
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      gpumem::createGPUMemCheckNVIDIAOpRequirementsPass());
 }
 
 void gpumem::buildCudaPipeline(OpPassManager &pm,

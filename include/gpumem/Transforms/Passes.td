@@ -128,6 +128,46 @@ def GPUMemAttachNVVMTargetPass
   ];
 }
 
+def GPUMemCheckNVIDIAOpRequirementsPass
+    : Pass<"gpumem-check-nvidia-op-requirements", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Check tensor-core, asynchronous-copy, barrier and NVVM ops "
+                "against the chip and PTX version of the gpu.module's NVVM "
+                "target";
+  let description = [{
+    LLVM's NVPTX backend aborts with `LLVM ERROR: Cannot select: intrinsic
+    ...` on an instruction the target chip or PTX version lacks (a tf32
+    `gpu.subgroup_mma_compute` for sm_75, `nvgpu.device_async_copy` for
+    sm_75, `nvgpu.mbarrier.arrive.expect_tx` with sm_90's default PTX 7.8),
+    and instructions upstream emits as inline PTX (`nvgpu.mma.sp.sync`,
+    `nvgpu.mbarrier.try_wait.parity`) only fail in ptxas or the driver. On
+    a gpu.module with an `#nvvm.target`, before any lowering, this pass
+    checks each op against one table of what NVIDIA chips offer (PTX ISA,
+    as LLVM 22's NVPTX backend selects it):
+
+    * `gpu.subgroup_mma_*` (wmma): the element types and shape of each
+      matrix, and the chip and PTX version they need (f16 sm_70, s8/u8
+      sm_72 and PTX 6.3, tf32 and f64 sm_80); shapes and types no NVIDIA
+      tensor core has, or that upstream's lowering does not take, are
+      errors too;
+    * `nvgpu.mma.sync` by shape and element type, `nvgpu.mma.sp.sync`,
+      `nvgpu.ldmatrix`, the `nvgpu.device_async_*` copies (sm_80), the
+      `nvgpu.mbarrier.*` ops (sm_80; transaction counts and parity waits
+      sm_90), `nvgpu.tma.*` (sm_90, PTX 8.0), `nvgpu.warpgroup.mma`
+      (sm_90a);
+    * `nvvm.*` ops written directly (`nvvm.wmma.*`, `nvvm.mma.sync`,
+      `nvvm.cp.async.*`, `nvvm.mbarrier.*`, ...): the same table; the NVVM
+      ops that declare a minimum SM themselves are checked by the
+      gpu.module verifier once the target is attached.
+
+    A failed requirement is an error at the op that names it and the
+    target, for example `'gpu.subgroup_mma_compute' op needs sm_80 or newer
+    for m16n16k8 tf32 matrices; the target chip is sm_75`, or for PTX
+    `'gpu.subgroup_mma_load_matrix' op needs PTX 6.1 or later for an A
+    matrix of 32x16 f16; the target is sm_70 with PTX 6.0 (features=+ptx61
+    raises it)`. gpu.modules without an NVVM target are left alone.
+  }];
+}
+
 def GPUMemAttachCPUTargetPass
     : Pass<"gpumem-attach-cpu-target", "::mlir::ModuleOp"> {
   let summary = "Attach gpumem's cpu target to every gpu.module";
