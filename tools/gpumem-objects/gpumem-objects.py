@@ -10,6 +10,11 @@
 FILE may be '-' for standard input. `smem` asks `ptxas -v` (from $CUDA_HOME,
 /usr/local/cuda or $PATH) when it exists and says so; without ptxas it sums
 the `.shared` declarations of the PTX, which is a module-wide upper bound.
+
+Every failure is one line, `gpumem-objects: error: ...`, on stderr: exit
+status 2 for a wrong command line, 1 for anything else (an input that
+cannot be read or holds no gpu.binary object, a DIR that cannot be
+written, ptxas failing).
 """
 import os
 import re
@@ -25,6 +30,16 @@ OBJECT = re.compile(
     r'(?:(?P<kind>assembly|bin|offload)\s*=\s*)?"(?P<data>(?:[^"\\]|\\.)*)"')
 BINARY = re.compile(r'gpu\.binary\s+@(?P<name>[\w$.]+)')
 EXTENSION = {'assembly': 'ptx', 'bin': 'cubin', 'offload': 'llvm', None: 'fatbin'}
+# Each subcommand and the arguments it takes after FILE.
+COMMANDS = {'ptx': [], 'smem': [], 'extract': ['DIR'], 'spirv': ['DIR']}
+
+
+class Failure(Exception):
+    """A failure reported as one line; `status` is the exit status."""
+
+    def __init__(self, message, status=1):
+        super().__init__(message)
+        self.status = status
 
 
 def unescape(text):
@@ -40,7 +55,11 @@ def unescape(text):
                 out.append(nxt)
                 i += 2
                 continue
-            out.append(int(raw[i + 1:i + 3], 16))
+            try:
+                out.append(int(raw[i + 1:i + 3], 16))
+            except ValueError:
+                raise Failure('malformed escape in a gpu.object string: %r'
+                              % raw[i:i + 3].decode('utf-8', 'replace'))
             i += 3
             continue
         out.append(c)
@@ -79,11 +98,19 @@ def ptxas_smem(ptxas, ptx, chip):
         source = os.path.join(tmp, 'module.ptx')
         with open(source, 'wb') as f:
             f.write(ptx)
-        run = subprocess.run([ptxas, '-v', '-arch=' + chip, source, '-o',
-                              os.path.join(tmp, 'module.cubin')],
-                             capture_output=True, text=True)
+        try:
+            run = subprocess.run([ptxas, '-v', '-arch=' + chip, source, '-o',
+                                  os.path.join(tmp, 'module.cubin')],
+                                 capture_output=True, text=True)
+        except OSError as error:
+            raise Failure('cannot run %s: %s' % (ptxas, error.strerror))
     if run.returncode != 0:
-        sys.exit('gpumem-objects: ptxas failed:\n' + run.stderr)
+        # ptxas's first error says why; the rest is its summary.
+        lines = [line.strip() for line in run.stderr.splitlines()
+                 if line.strip()]
+        first = next((line for line in lines if 'error' in line),
+                     lines[0] if lines else 'exit status %d' % run.returncode)
+        raise Failure('ptxas failed for %s: %s' % (chip, first))
     result, kernel = [], None
     for line in run.stderr.splitlines():
         entry = re.search(r"Compiling entry function '([^']+)'", line)
@@ -118,46 +145,103 @@ def vulkan_spirv(image):
     return image[16:16 + 4 * words]
 
 
+def read_input(path):
+    """The text of FILE ('-': standard input)."""
+    try:
+        if path == '-':
+            return sys.stdin.buffer.read().decode('utf-8')
+        with open(path, 'rb') as f:
+            return f.read().decode('utf-8')
+    except UnicodeDecodeError:
+        raise Failure('%s is not MLIR text (not UTF-8)' %
+                      ('standard input' if path == '-' else path))
+    except OSError as error:
+        raise Failure('cannot read %s: %s' % (path, error.strerror))
+
+
+def parse_command_line(argv):
+    """Checks the command line; returns (command, FILE, DIR or None)."""
+    if len(argv) < 2:
+        raise Failure('no subcommand; expected ptx, smem, extract or spirv '
+                      '(gpumem-objects --help)', 2)
+    command = argv[1]
+    if command not in COMMANDS:
+        raise Failure("unknown subcommand '%s'; expected ptx, smem, extract "
+                      "or spirv (gpumem-objects --help)" % command, 2)
+    wanted = ['FILE'] + COMMANDS[command]
+    given = argv[2:]
+    if len(given) != len(wanted):
+        raise Failure('%s takes %s, got %d argument%s' %
+                      (command, ' and '.join(wanted), len(given),
+                       '' if len(given) == 1 else 's'), 2)
+    return command, given[0], given[1] if len(given) > 1 else None
+
+
+def make_directory(path):
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise Failure('cannot create directory %s: %s' %
+                      (path, error.strerror))
+
+
+def write_file(path, data):
+    try:
+        with open(path, 'wb') as f:
+            f.write(data)
+    except OSError as error:
+        raise Failure('cannot write %s: %s' % (path, error.strerror))
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ('ptx', 'smem', 'extract', 'spirv'):
-        sys.exit(__doc__)
-    text = sys.stdin.read() if argv[2] == '-' else open(argv[2]).read()
+    if len(argv) == 2 and argv[1] in ('-h', '--help'):
+        sys.stdout.write(__doc__)
+        return
+    command, path, directory = parse_command_line(argv)
+    argv = [argv[0], command, path] + ([directory] if directory else [])
+    text = read_input(path)
     found = list(objects(text))
     if not found:
-        sys.exit('gpumem-objects: no gpu.binary object in ' + argv[2])
+        raise Failure('no gpu.binary object in ' +
+                      ('standard input' if path == '-' else path))
     if argv[1] == 'ptx':
         for name, chip, kind, data in found:
             if kind == 'assembly':
                 sys.stdout.write('// gpu.binary @%s (%s)\n' % (name, chip))
-                sys.stdout.write(data.decode())
+                sys.stdout.write(data.decode('utf-8', 'replace'))
         return
     if argv[1] == 'spirv':
-        os.makedirs(argv[3], exist_ok=True)
+        make_directory(argv[3])
         for name, label, kind, data in found:
             spirv = vulkan_spirv(data) if label == 'vulkan' else None
             if spirv is None:
                 continue
             path = os.path.join(argv[3], '%s.spv' % name)
-            with open(path, 'wb') as f:
-                f.write(spirv)
+            write_file(path, spirv)
             print(path)
         return
     if argv[1] == 'extract':
-        os.makedirs(argv[3], exist_ok=True)
+        make_directory(argv[3])
         for name, chip, kind, data in found:
             # A cpu-target binary is a host shared object.
             extension = 'so' if chip == 'cpu' and kind == 'bin' \
                 else EXTENSION[kind]
             path = os.path.join(argv[3], '%s.%s.%s' % (name, chip, extension))
-            with open(path, 'wb') as f:
-                f.write(data)
+            write_file(path, data)
             print(path)
         return
     ptxas = find_ptxas()
     for name, chip, kind, data in found:
         if kind != 'assembly':
-            sys.exit('gpumem-objects: smem needs format=isa objects')
+            raise Failure('smem needs format=isa objects; gpu.binary @%s '
+                          'holds %s' % (name, {
+                              'bin': 'a binary (format=bin)',
+                              'offload': 'LLVM IR (format=offload)',
+                              None: 'a fatbin (format=fatbin)'}[kind]))
         if ptxas:
+            if chip in ('unknown', 'cpu', 'vulkan'):
+                raise Failure('smem needs NVIDIA objects; gpu.binary @%s '
+                              'is for %s' % (name, chip))
             for kernel, size in ptxas_smem(ptxas, data, chip):
                 print('%s::%s: %d bytes shared memory (ptxas -v, %s)' %
                       (name, kernel, size, chip))
@@ -170,6 +254,12 @@ if __name__ == '__main__':
     try:
         main(sys.argv)
         sys.stdout.flush()
+    except Failure as failure:
+        sys.stderr.write('gpumem-objects: error: %s\n' % failure)
+        sys.exit(failure.status)
+    except KeyboardInterrupt:
+        sys.stderr.write('gpumem-objects: error: interrupted\n')
+        sys.exit(130)
     except BrokenPipeError:
         # A reader that stops early (grep -q) is not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
