@@ -18,6 +18,9 @@
 // code, and fail with an error without a location. Block and grid sizes a
 // function declares (known_block_size, nvvm.maxntid, ...) must be at
 // least 1: LLVM's NVPTX backend rejects a negative one without a location.
+// The gpu ops that exist only in device code (gpu.barrier, gpu.thread_id,
+// gpu.shuffle, ...) must not be in host code, which no lowering of the
+// host handles.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
@@ -90,6 +93,31 @@ bool isDeviceCode(Operation *op) {
          op->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// True when `op` is host code: outside gpu.launch bodies, gpu.modules and
+/// `deviceFunctions`.
+bool isHostCode(Operation *op, const DenseSet<Operation *> &deviceFunctions) {
+  if (isDeviceCode(op) || isa<gpu::GPUModuleOp>(op))
+    return false;
+  for (Operation *parent = op; parent; parent = parent->getParentOp())
+    if (deviceFunctions.contains(parent))
+      return false;
+  return true;
+}
+
+/// True when `op` exists only in device code: the gpu ops that read a
+/// thread's, block's or warp's identity or synchronize them.
+bool isDeviceOnlyOp(Operation *op) {
+  return isa<gpu::BarrierOp, gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+             gpu::GridDimOp, gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
+             gpu::NumSubgroupsOp, gpu::SubgroupSizeOp, gpu::ClusterIdOp,
+             gpu::ClusterDimOp, gpu::ClusterBlockIdOp, gpu::ClusterDimBlocksOp,
+             gpu::ShuffleOp, gpu::AllReduceOp, gpu::SubgroupReduceOp,
+             gpu::DynamicSharedMemoryOp, gpu::PrintfOp,
+             gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
+             gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaConstantMatrixOp,
+             gpu::SubgroupMmaElementwiseOp>(op);
+}
+
 /// Why no lowering converts `type` (in host code when `host`): empty when
 /// one does.
 std::string whyNotLowered(Type type, bool host) {
@@ -143,9 +171,7 @@ DenseSet<Operation *> getDeviceFunctions(ModuleOp module) {
 /// `deviceFunctions`.
 bool checkTypes(Operation *op, const DenseSet<Operation *> &deviceFunctions,
                 DenseSet<Type> &reported) {
-  bool host = !isDeviceCode(op) && !isa<gpu::GPUModuleOp>(op);
-  for (Operation *parent = op; host && parent; parent = parent->getParentOp())
-    host = !deviceFunctions.contains(parent);
+  bool host = isHostCode(op, deviceFunctions);
   // gpumem-hoist-workgroup-allocs says more about a workgroup allocation in
   // host code (where to allocate it instead): left to it, with its type.
   if (host && isa<memref::AllocOp, memref::AllocaOp>(op) &&
@@ -236,6 +262,13 @@ struct CheckDeviceCodePass
     DenseSet<Operation *> deviceFunctions = getDeviceFunctions(getOperation());
     // Definitions before uses: a type is reported where it first appears.
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isDeviceOnlyOp(op) && isHostCode(op, deviceFunctions)) {
+        op->emitOpError()
+            << "is device code in host code; it belongs in a gpu.launch "
+               "body, a gpu.func or a function called only from them";
+        failed = true;
+        return;
+      }
       failed |= checkTypes(op, deviceFunctions, reported);
       if (auto function = dyn_cast<FunctionOpInterface>(op))
         failed |= checkDeclaredSizes(function);

@@ -180,3 +180,33 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Ops that exist only in device code, in host code: no host lowering takes
+// them.
+func.func @barrier_on_the_host(%m: memref<4xf32>) {
+  // expected-error @+1 {{'gpu.barrier' op is device code in host code; it belongs in a gpu.launch body, a gpu.func or a function called only from them}}
+  gpu.barrier
+  // expected-error @+1 {{'gpu.thread_id' op is device code in host code}}
+  %t = gpu.thread_id x
+  return
+}
+
+// -----
+
+// The same ops in a function called from a kernel are device code.
+func.func @device_helper() -> index {
+  gpu.barrier
+  %t = gpu.thread_id x
+  return %t : index
+}
+func.func @launches() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %t = func.call @device_helper() : () -> index
+    gpu.terminator
+  }
+  return
+}
