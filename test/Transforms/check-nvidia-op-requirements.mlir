@@ -278,3 +278,14 @@ gpu.module @hopper_a [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
     gpu.return
   }
 }
+
+// -----
+
+// A device function that takes a matrix no tensor-core fragment holds: its
+// empty register struct crashed NVPTX's argument lowering.
+gpu.module @fragment_argument [#nvvm.target<chip = "sm_90">] {
+  // expected-error @+1 {{'gpu.func' op has an A matrix of 1x1 s8, a shape gpumem's NVIDIA tensor-core lowering does not take}}
+  gpu.func @takes(%x: !gpu.mma_matrix<1x1xsi8, "AOp">) {
+    gpu.return
+  }
+}

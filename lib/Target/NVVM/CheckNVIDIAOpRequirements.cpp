@@ -29,6 +29,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
@@ -519,6 +520,34 @@ struct CheckNVIDIAOpRequirementsPass
       return;
     bool failed = false;
     module.walk([&](Operation *op) {
+      // A function that takes or returns a matrix holds its fragment too:
+      // one with no registers crashes NVPTX's argument lowering. Matrices
+      // the body's ops use are checked (and reported) at those ops.
+      if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+        SmallVector<Type> types(function.getArgumentTypes());
+        llvm::append_range(types, function.getResultTypes());
+        llvm::DenseSet<Type> used;
+        function->walk([&](Operation *inner) {
+          if (inner == op)
+            return;
+          used.insert(inner->getOperandTypes().begin(),
+                      inner->getOperandTypes().end());
+          used.insert(inner->getResultTypes().begin(),
+                      inner->getResultTypes().end());
+        });
+        for (Type type : types) {
+          auto matrix = dyn_cast<gpu::MMAMatrixType>(type);
+          if (!matrix || used.contains(type))
+            continue;
+          FailureOr<Need> need = checkFragment(op, matrix);
+          if (mlir::failed(need)) {
+            failed = true;
+            return;
+          }
+          failed |= reportUnmet(op, *need, *target);
+        }
+        return;
+      }
       FailureOr<std::optional<Need>> need = getNeed(op);
       if (mlir::failed(need)) {
         failed = true;
