@@ -351,7 +351,7 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
     PlannedBuffer buffer(argument.getLoc(), type);
     if (type.hasStaticShape()) {
       buffer.bytes = getWorkgroupBufferBytes(type, layout);
-      buffer.alignment = getAttributionAlignment(kernel, index, layout);
+      buffer.alignment = getAttributionAlignment(kernel, index, type, layout);
     }
     buffer.range = liveness.getLiveRange(argument);
     buffer.planned = type.hasStaticShape() && type.getLayout().isIdentity() &&

@@ -86,9 +86,8 @@ void gpumem::setRequestedAlignment(gpu::GPUFuncOp kernel, unsigned index,
 }
 
 uint64_t gpumem::getAttributionAlignment(gpu::GPUFuncOp kernel,
-                                         unsigned index,
+                                         unsigned index, MemRefType type,
                                          const DataLayout &layout) {
-  auto type = cast<MemRefType>(kernel.getWorkgroupAttributions()[index].getType());
   return std::max(getWorkgroupBufferAlignment(type, layout),
                   getRequestedAlignment(kernel, index));
 }

@@ -75,9 +75,12 @@ uint64_t getRequestedAlignment(mlir::gpu::GPUFuncOp kernel, unsigned index);
 void setRequestedAlignment(mlir::gpu::GPUFuncOp kernel, unsigned index,
                            uint64_t alignment);
 
-/// The alignment of `kernel`'s workgroup attribution `index`:
-/// getWorkgroupBufferAlignment's, or what it asks for when that is more.
+/// The alignment of `kernel`'s workgroup attribution `index`, of `type`
+/// (given, since a lowering may have moved the body away or retyped the
+/// attribution): getWorkgroupBufferAlignment's, or what it asks for when
+/// that is more.
 uint64_t getAttributionAlignment(mlir::gpu::GPUFuncOp kernel, unsigned index,
+                                 mlir::MemRefType type,
                                  const mlir::DataLayout &layout);
 
 /// Adds a workgroup attribution of `type` to `kernel` before the others,

@@ -320,9 +320,8 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
              << "has a workgroup attribution of type " << memref
              << "; attributions need a static shape";
     // The body moved to `impl`: the kernel keeps the attribution attributes.
-    uint64_t alignment = std::max(getWorkgroupBufferAlignment(memref, layout),
-                                  getRequestedAlignment(kernel, i));
-    arenaBytes = llvm::alignTo(arenaBytes, alignment);
+    arenaBytes = llvm::alignTo(arenaBytes,
+                               getAttributionAlignment(kernel, i, memref, layout));
     offsets.push_back(arenaBytes);
     arenaBytes += getWorkgroupBufferBytes(memref, layout);
   }

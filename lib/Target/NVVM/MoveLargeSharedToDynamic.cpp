@@ -65,7 +65,7 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
       return kernel.emitOpError()
              << "has a workgroup attribution of type " << type
              << "; attributions need a static shape";
-    uint64_t own = gpumem::getAttributionAlignment(kernel, index, layout);
+    uint64_t own = gpumem::getAttributionAlignment(kernel, index, type, layout);
     alignment = std::max(alignment, own);
     total = llvm::alignTo(total, own);
     offsets.push_back(total);

@@ -52,6 +52,7 @@
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -390,6 +391,7 @@ LogicalResult KernelPreparer::makeRoots() {
 
   // Attributions and allocas of static shape become flat.
   uint64_t sharedBytes = 0, address = 0;
+  DataLayout layout = DataLayout::closest(kernel);
   SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
   for (auto [index, attribution] : llvm::enumerate(attributions)) {
     auto type = cast<MemRefType>(attribution.getType());
@@ -401,10 +403,8 @@ LogicalResult KernelPreparer::makeRoots() {
                 "layout and integer or float elements";
     uint64_t bytes = type.getNumElements() *
                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-    uint64_t alignment = std::max<uint64_t>(
-        gpumem::kMinWorkgroupAlignment,
-        gpumem::getRequestedAlignment(kernel, index));
-    address = llvm::alignTo(address, alignment);
+    address = llvm::alignTo(
+        address, gpumem::getAttributionAlignment(kernel, index, type, layout));
     workgroupAddress[attribution] = address;
     address += bytes;
     sharedBytes += bytes;
