@@ -92,27 +92,39 @@ uint64_t gpumem::getAttributionAlignment(gpu::GPUFuncOp kernel,
                   getRequestedAlignment(kernel, index));
 }
 
+/// The attribute dictionaries of `kernel`'s workgroup attributions, one per
+/// attribution (empty where it has none).
+static SmallVector<DictionaryAttr> getAttributionDicts(gpu::GPUFuncOp kernel) {
+  SmallVector<DictionaryAttr> dicts;
+  for (unsigned i = 0, e = kernel.getNumWorkgroupAttributions(); i < e; ++i) {
+    DictionaryAttr own = kernel.getworkgroupAttributionAttrs(i);
+    dicts.push_back(own ? own : DictionaryAttr::get(kernel.getContext()));
+  }
+  return dicts;
+}
+
+/// Makes `dicts` the attribute dictionaries of `kernel`'s workgroup
+/// attributions, whose number is theirs; no array when all are empty.
+static void setAttributionDicts(gpu::GPUFuncOp kernel,
+                                ArrayRef<DictionaryAttr> dicts) {
+  Builder builder(kernel);
+  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                  builder.getI64IntegerAttr(dicts.size()));
+  if (llvm::all_of(dicts, [](DictionaryAttr dict) { return dict.empty(); }))
+    kernel.removeWorkgroupAttribAttrsAttr();
+  else
+    kernel.setWorkgroupAttribAttrsAttr(builder.getArrayAttr(
+        SmallVector<Attribute>(dicts.begin(), dicts.end())));
+}
+
 BlockArgument gpumem::prependWorkgroupAttribution(gpu::GPUFuncOp kernel,
                                                   Type type, Location loc,
                                                   uint64_t alignment) {
-  unsigned count = kernel.getNumWorkgroupAttributions();
-  SmallVector<Attribute> attrs;
-  Builder builder(kernel);
-  attrs.push_back(builder.getDictionaryAttr({}));
-  bool anyAttributes = false;
-  for (unsigned i = 0; i < count; ++i) {
-    DictionaryAttr own = kernel.getworkgroupAttributionAttrs(i);
-    anyAttributes |= own && !own.empty();
-    attrs.push_back(own ? own : builder.getDictionaryAttr({}));
-  }
+  SmallVector<DictionaryAttr> dicts = getAttributionDicts(kernel);
+  dicts.insert(dicts.begin(), DictionaryAttr::get(kernel.getContext()));
   BlockArgument argument = kernel.getBody().front().insertArgument(
       kernel.getFirstWorkgroupAttributionIndex(), type, loc);
-  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
-                  builder.getI64IntegerAttr(count + 1));
-  if (anyAttributes)
-    kernel.setWorkgroupAttribAttrsAttr(builder.getArrayAttr(attrs));
-  else
-    kernel.removeWorkgroupAttribAttrsAttr();
+  setAttributionDicts(kernel, dicts);
   if (alignment)
     setRequestedAlignment(kernel, 0, alignment);
   return argument;
@@ -122,28 +134,14 @@ void gpumem::eraseWorkgroupAttributions(gpu::GPUFuncOp kernel,
                                         ArrayRef<unsigned> indices) {
   if (indices.empty())
     return;
-  unsigned count = kernel.getNumWorkgroupAttributions();
-  SmallVector<Attribute> kept;
-  bool anyAttributes = false;
-  for (unsigned i = 0; i < count; ++i) {
-    if (llvm::is_contained(indices, i))
-      continue;
-    DictionaryAttr attrs = kernel.getworkgroupAttributionAttrs(i);
-    if (!attrs)
-      attrs = DictionaryAttr::get(kernel.getContext());
-    anyAttributes |= !attrs.empty();
-    kept.push_back(attrs);
-  }
-  unsigned first = kernel.getWorkgroupAttributions().front().getArgNumber();
+  SmallVector<DictionaryAttr> kept;
+  for (auto [i, dict] : llvm::enumerate(getAttributionDicts(kernel)))
+    if (!llvm::is_contained(indices, i))
+      kept.push_back(dict);
+  unsigned first = kernel.getFirstWorkgroupAttributionIndex();
   for (unsigned index : llvm::reverse(indices))
     kernel.getBody().front().eraseArgument(first + index);
-  Builder builder(kernel);
-  kernel->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
-                  builder.getI64IntegerAttr(count - indices.size()));
-  if (anyAttributes)
-    kernel.setWorkgroupAttribAttrsAttr(builder.getArrayAttr(kept));
-  else
-    kernel.removeWorkgroupAttribAttrsAttr();
+  setAttributionDicts(kernel, kept);
 }
 
 /// The gpu.module attribute that keeps getDynamicSharedAlignment.
