@@ -391,7 +391,6 @@ LogicalResult KernelPreparer::makeRoots() {
 
   // Attributions and allocas of static shape become flat.
   uint64_t sharedBytes = 0, address = 0;
-  DataLayout layout = DataLayout::closest(kernel);
   SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
   for (auto [index, attribution] : llvm::enumerate(attributions)) {
     auto type = cast<MemRefType>(attribution.getType());
@@ -403,8 +402,12 @@ LogicalResult KernelPreparer::makeRoots() {
                 "layout and integer or float elements";
     uint64_t bytes = type.getNumElements() *
                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    // Elements here are integers and floats of at most 8 bytes, which the
+    // 16-byte minimum covers. (No DataLayout query: built here, after the
+    // arguments are rewritten, one made this walk read a stale type.)
     address = llvm::alignTo(
-        address, gpumem::getAttributionAlignment(kernel, index, type, layout));
+        address, std::max<uint64_t>(gpumem::kMinWorkgroupAlignment,
+                                    gpumem::getRequestedAlignment(kernel, index)));
     workgroupAddress[attribution] = address;
     address += bytes;
     sharedBytes += bytes;
