@@ -32,6 +32,11 @@ void clearLaunchLocation();
 const char *currentMemoryCallLocation();
 /// Forgets it: the call is over.
 void clearMemoryCallLocation();
+/// Forgets the location host code gave for the memory call when the call
+/// returns (gpumemMemoryCallLocation).
+struct MemoryCallScope {
+  ~MemoryCallScope() { clearMemoryCallLocation(); }
+};
 
 } // namespace gpumem::runtime
 

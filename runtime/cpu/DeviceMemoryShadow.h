@@ -77,6 +77,9 @@ private:
 /// until a module with a kernel compiled with either check is loaded;
 /// allocations made before then have no shadow and are not checked.
 void enableDeviceMemoryShadows();
+/// Marks `bytes` bytes at `dst` written by a copy from `src` (null for a
+/// fill) in the shadow of dst's allocation, if it has one (Memory.cpp).
+void shadowCopy(void *dst, const void *src, uint64_t bytes);
 /// Addresses [start, start + bytes) of one kind: an allocation from
 /// mgpuMemAlloc (with its shadow, if it has one), the redzone after one,
 /// one freed and still in quarantine, or the gap between them (host memory,

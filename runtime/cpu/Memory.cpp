@@ -1,12 +1,11 @@
 //===----------------------------------------------------------------------===//
-// Memory and devices of the mgpu* ABI on the CPU.
+// Memory and devices of the mgpu* ABI on the CPU: allocation, free, host
+// registration and memory hints (copies and fills are in Copies.cpp).
 //
 // "Device" memory is host memory, aligned to 64 bytes (a cache line, more
 // than any vector type needs); allocations of 2 MiB and more, and host
 // memory registered for the device, get huge pages (HugePages.cpp).
-// Copies and fills are checked when they are called and run in their
-// stream's order (Streams.h); with a null stream they wait for every
-// stream and run at once. Freeing device memory waits
+// Freeing device memory waits
 // for every stream first, as cudaFree does. Managed memory is host memory
 // too, so prefetch and advice only check their arguments.
 //
@@ -46,6 +45,7 @@
 #include <mutex>
 
 using namespace gpumem::cpu;
+using gpumem::runtime::MemoryCallScope;
 
 namespace {
 
@@ -145,9 +145,13 @@ DeviceMemoryShadow *shadowOf(Allocations &all, const void *address,
   return it->second.get();
 }
 
-/// Marks `bytes` bytes at `dst` written by a copy from `src` (null for a
-/// fill) in the shadow of dst's allocation.
-void shadowCopy(void *dst, const void *src, uint64_t bytes) {
+} // namespace
+
+void gpumem::cpu::enableDeviceMemoryShadows() {
+  allocations().shadowing = true;
+}
+
+void gpumem::cpu::shadowCopy(void *dst, const void *src, uint64_t bytes) {
   Allocations &all = allocations();
   if (!all.shadowing.load(std::memory_order_relaxed))
     return;
@@ -161,12 +165,6 @@ void shadowCopy(void *dst, const void *src, uint64_t bytes) {
     target->copyInitialized(to, *source, from, bytes);
   else
     target->markWritten(to, bytes);
-}
-
-} // namespace
-
-void gpumem::cpu::enableDeviceMemoryShadows() {
-  allocations().shadowing = true;
 }
 
 ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
@@ -221,47 +219,6 @@ bool gpumem::cpu::findFreedDeviceMemory(const void *address, uint64_t &start,
   bytes = found.second;
   return true;
 }
-
-namespace {
-
-/// Stops the program when `address` lies in freed device memory.
-void checkNotFreed(const char *call, const char *role, const void *address) {
-  uint64_t start, bytes;
-  if (gpumem::cpu::findFreedDeviceMemory(address, start, bytes))
-    fatal("%s: the %s %p is %llu bytes into device memory of %llu bytes "
-          "that was freed (use after free)",
-          call, role, address, (unsigned long long)(uintptr_t(address) - start),
-          (unsigned long long)bytes);
-}
-
-/// Forgets the location host code gave for the memory call when the call
-/// returns (gpumemMemoryCallLocation).
-struct MemoryCallScope {
-  ~MemoryCallScope() { gpumem::runtime::clearMemoryCallLocation(); }
-};
-
-/// Runs `work` in `stream`'s order, or now after every stream when
-/// `stream` is null.
-void inStreamOrder(void *stream, Stream::Work work) {
-  if (stream)
-    return static_cast<Stream *>(stream)->enqueue(std::move(work));
-  Stream::synchronizeAll();
-  work();
-}
-
-/// mgpuMemset32/16: writes `count` elements of `value` at `dst` in
-/// `stream`'s order and marks them written.
-template <typename T>
-void fill(void *dst, T value, size_t count, void *stream) {
-  inStreamOrder(stream, [=] {
-    auto *elements = static_cast<T *>(dst);
-    for (size_t i = 0; i < count; ++i)
-      elements[i] = value;
-    shadowCopy(dst, nullptr, count * sizeof(T));
-  });
-}
-
-} // namespace
 
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                               bool isHostShared) {
@@ -335,36 +292,6 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
             (unsigned long long)found.second, ptr);
   }
   fatal("mgpuMemFree: %p is not device memory from mgpuMemAlloc", ptr);
-}
-
-extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
-                           void *stream) {
-  MemoryCallScope scope;
-  if (!sizeBytes)
-    return;
-  checkNotFreed("mgpuMemcpy", "source", src);
-  checkNotFreed("mgpuMemcpy", "destination", dst);
-  uintptr_t to = uintptr_t(dst), from = uintptr_t(src);
-  if (to < from + sizeBytes && from < to + sizeBytes)
-    fatal("mgpuMemcpy: the %zu bytes copied from %p to %p overlap (a copy "
-          "within one buffer needs a buffer in between)",
-          sizeBytes, src, dst);
-  inStreamOrder(stream, [=] {
-    std::memcpy(dst, src, sizeBytes);
-    shadowCopy(dst, src, sizeBytes);
-  });
-}
-
-extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
-                             void *stream) {
-  MemoryCallScope scope;
-  fill<uint32_t>(dst, value, count, stream);
-}
-
-extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                             void *stream) {
-  MemoryCallScope scope;
-  fill<uint16_t>(dst, value, count, stream);
 }
 
 // Registered host memory is what kernels read and write in place: its

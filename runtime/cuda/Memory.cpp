@@ -1,11 +1,12 @@
 //===----------------------------------------------------------------------===//
-// Memory, streams and events of the mgpu* ABI on the CUDA driver.
+// Memory of the mgpu* ABI on the CUDA driver: allocation, free, host
+// registration and managed memory hints (copies and fills are in
+// Copies.cpp, streams and events in Streams.cpp).
 //
 // Allocation: managed memory (cuMemAllocManaged, CU_MEM_ATTACH_GLOBAL) when
 // the host shares it, else stream-ordered (cuMemAllocAsync) on a stream,
 // else cuMemAlloc; running out of memory reports the bytes asked and what
-// cuMemGetInfo says is free. Copy and fill are stream-ordered on a stream
-// and use the synchronous driver calls on the null stream. Free is
+// cuMemGetInfo says is free. Free is
 // stream-ordered (cuMemFreeAsync) only for memory that cuMemAllocAsync
 // returned, which the runtime remembers; other memory freed on a stream
 // waits for the stream, then cuMemFree (decision: cuMemFreeAsync of managed
@@ -108,50 +109,6 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
     checkRelease(driver().cuStreamSynchronize(static_cast<CUstream>(stream)),
                  "cuStreamSynchronize");
   checkRelease(driver().cuMemFree(devicePointer(ptr)), "cuMemFree");
-}
-
-extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
-                           void *stream) {
-  if (sizeBytes == 0)
-    return;
-  enterContext();
-  CUresult result =
-      stream ? driver().cuMemcpyAsync(devicePointer(dst), devicePointer(src),
-                                      sizeBytes, static_cast<CUstream>(stream))
-             : driver().cuMemcpy(devicePointer(dst), devicePointer(src),
-                                 sizeBytes);
-  if (result != CUDA_SUCCESS)
-    fatal("%s failed copying %zu bytes from %p to %p: %s",
-          stream ? "cuMemcpyAsync" : "cuMemcpy", sizeBytes, src, dst,
-          describe(result).c_str());
-}
-
-extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
-                             void *stream) {
-  if (count == 0)
-    return;
-  enterContext();
-  if (stream)
-    check(driver().cuMemsetD32Async(devicePointer(dst), value, count,
-                                    static_cast<CUstream>(stream)),
-          "cuMemsetD32Async");
-  else
-    check(driver().cuMemsetD32(devicePointer(dst), value, count),
-          "cuMemsetD32");
-}
-
-extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                             void *stream) {
-  if (count == 0)
-    return;
-  enterContext();
-  if (stream)
-    check(driver().cuMemsetD16Async(devicePointer(dst), value, count,
-                                    static_cast<CUstream>(stream)),
-          "cuMemsetD16Async");
-  else
-    check(driver().cuMemsetD16(devicePointer(dst), value, count),
-          "cuMemsetD16");
 }
 
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
@@ -306,58 +263,4 @@ extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
     fatal("cuMemAdvise(%s) failed for %llu bytes at %p: %s%s", what.name,
           (unsigned long long)sizeBytes, ptr, describe(result).c_str(),
           managedMemoryHint(result));
-}
-
-extern "C" void *mgpuStreamCreate(void) {
-  enterContext();
-  CUstream stream = nullptr;
-  check(driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-        "cuStreamCreate");
-  return stream;
-}
-
-extern "C" void mgpuStreamDestroy(void *stream) {
-  if (stream && enterContextForRelease())
-    checkRelease(driver().cuStreamDestroy(static_cast<CUstream>(stream)),
-                 "cuStreamDestroy");
-}
-
-extern "C" void mgpuStreamSynchronize(void *stream) {
-  enterContext();
-  check(driver().cuStreamSynchronize(static_cast<CUstream>(stream)),
-        "cuStreamSynchronize");
-}
-
-extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {
-  enterContext();
-  check(driver().cuStreamWaitEvent(static_cast<CUstream>(stream),
-                                   static_cast<CUevent>(event), 0),
-        "cuStreamWaitEvent");
-}
-
-extern "C" void *mgpuEventCreate(void) {
-  enterContext();
-  CUevent event = nullptr;
-  check(driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
-        "cuEventCreate");
-  return event;
-}
-
-extern "C" void mgpuEventDestroy(void *event) {
-  if (event && enterContextForRelease())
-    checkRelease(driver().cuEventDestroy(static_cast<CUevent>(event)),
-                 "cuEventDestroy");
-}
-
-extern "C" void mgpuEventSynchronize(void *event) {
-  enterContext();
-  check(driver().cuEventSynchronize(static_cast<CUevent>(event)),
-        "cuEventSynchronize");
-}
-
-extern "C" void mgpuEventRecord(void *event, void *stream) {
-  enterContext();
-  check(driver().cuEventRecord(static_cast<CUevent>(event),
-                               static_cast<CUstream>(stream)),
-        "cuEventRecord");
 }

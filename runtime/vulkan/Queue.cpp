@@ -1,5 +1,6 @@
 //===----------------------------------------------------------------------===//
-// The queue, streams and events (see Queue.h for the ordering they give).
+// The queue under streams and events (see Queue.h for the ordering they
+// give; the mgpu* stream and event functions are in Streams.cpp).
 //
 // Submissions in flight are kept in submission order with the point they
 // reach. Retiring runs oldest first over those whose semaphore has reached
@@ -309,9 +310,9 @@ void waitAll() {
 
 void drainAtExit() { waitAll(); }
 
-} // namespace gpumem::vulkan
+void openQueue() { state(); }
 
-extern "C" void *mgpuStreamCreate(void) {
+Stream *addStream() {
   QueueState &queue = state();
   auto *stream = new Stream;
   std::lock_guard<std::mutex> lock(queue.mutex);
@@ -319,68 +320,26 @@ extern "C" void *mgpuStreamCreate(void) {
   return stream;
 }
 
-extern "C" void mgpuStreamDestroy(void *stream) {
-  // Its work stays queued, holding its timeline, and is retired by later
-  // waits.
-  if (!stream)
-    return;
+void removeStream(Stream *stream) {
   QueueState &queue = state();
   std::lock_guard<std::mutex> lock(queue.mutex);
   auto &streams = queue.streams;
   streams.erase(std::remove(streams.begin(), streams.end(), stream),
                 streams.end());
-  delete static_cast<Stream *>(stream);
+  delete stream;
 }
 
-extern "C" void mgpuStreamSynchronize(void *stream) {
-  if (!stream)
-    return waitAll();
-  QueueState &queue = state();
-  Point last;
-  {
-    std::lock_guard<std::mutex> lock(queue.mutex);
-    const Stream &on = *static_cast<Stream *>(stream);
-    last = {on.timeline, on.timeline->last};
-  }
-  waitFor(last);
-}
-
-extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {
-  if (!event)
-    fatal("mgpuStreamWaitEvent: null event");
+Point lastPoint(const Stream &stream) {
   QueueState &queue = state();
   std::lock_guard<std::mutex> lock(queue.mutex);
-  Stream &on = stream ? *static_cast<Stream *>(stream) : queue.defaultStream;
-  addWait(on.waits, static_cast<Event *>(event)->recorded);
+  return {stream.timeline, stream.timeline->last};
 }
 
-extern "C" void *mgpuEventCreate(void) {
-  state();
-  return new Event;
-}
-
-extern "C" void mgpuEventDestroy(void *event) {
-  delete static_cast<Event *>(event);
-}
-
-extern "C" void mgpuEventSynchronize(void *event) {
-  if (!event)
-    fatal("mgpuEventSynchronize: null event");
-  waitFor(static_cast<Event *>(event)->recorded);
-}
-
-extern "C" void mgpuEventRecord(void *event, void *stream) {
-  if (!event)
-    fatal("mgpuEventRecord: null event");
-  Point &recorded = static_cast<Event *>(event)->recorded;
-  if (!stream) {
-    // The legacy default stream follows every stream: an empty submission
-    // on it reaches the point after all work so far.
-    recorded = Recording().submit(nullptr, "an event");
-    return;
-  }
+void waitBeforeNext(Stream *stream, const Point &point) {
   QueueState &queue = state();
   std::lock_guard<std::mutex> lock(queue.mutex);
-  const Stream &on = *static_cast<Stream *>(stream);
-  recorded = {on.timeline, on.timeline->last};
+  Stream &on = stream ? *stream : queue.defaultStream;
+  addWait(on.waits, point);
 }
+
+} // namespace gpumem::vulkan

@@ -88,6 +88,21 @@ void waitFor(const Point &point);
 /// Waits for all submitted work.
 void waitAll();
 
+/// The queue's side of streams and events (Streams.cpp), each under the
+/// queue's lock.
+/// Creates the queue (choosing the device) if there is none yet.
+void openQueue();
+/// A new stream, known to the queue.
+Stream *addStream();
+/// Forgets `stream` and deletes it. Its work stays queued, holding its
+/// timeline, and is retired by later waits.
+void removeStream(Stream *stream);
+/// The point that `stream`'s work submitted so far reaches.
+Point lastPoint(const Stream &stream);
+/// Makes the next submission on `stream` (null: the default stream) wait
+/// for `point`.
+void waitBeforeNext(Stream *stream, const Point &point);
+
 /// At exit: waits for submitted work (the driver must not be running
 /// kernels while it is finalized). Nothing when nothing was submitted.
 void drainAtExit();
