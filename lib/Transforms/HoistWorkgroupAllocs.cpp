@@ -44,6 +44,9 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpumem-hoist-workgroup-allocs"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMHOISTWORKGROUPALLOCSPASS
@@ -419,8 +422,15 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
   for (Operation *alloc : allocs) {
     auto type = cast<MemRefType>(alloc->getResult(0).getType());
     AllocContext context = classify(alloc, functions);
-    if (context == AllocContext::LeftoverHostCopy)
+    LLVM_DEBUG(llvm::dbgs() << "'" << alloc->getName() << "' of " << type
+                            << " at " << alloc->getLoc() << ": ");
+    if (context == AllocContext::LeftoverHostCopy) {
+      LLVM_DEBUG(llvm::dbgs() << "in a leftover host copy, erased with it\n");
       continue;
+    }
+    if (context == AllocContext::NoFunction ||
+        context == AllocContext::HostFunction)
+      LLVM_DEBUG(llvm::dbgs() << "not in device code, an error\n");
     if (context == AllocContext::NoFunction) {
       alloc->emitOpError() << "allocates workgroup memory outside any "
                               "function or kernel";
@@ -436,21 +446,29 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
       continue;
     }
     if (failed(checkBlockBuffer(alloc, type, context))) {
+      LLVM_DEBUG(llvm::dbgs() << "not one buffer per block, an error\n");
       anyError = true;
       continue;
     }
     FailureOr<SmallVector<memref::DeallocOp>> deallocs =
         traceBufferUses(alloc);
     if (failed(deallocs)) {
+      LLVM_DEBUG(llvm::dbgs() << "escapes, an error\n");
       anyError = true;
       continue;
     }
-    if (context == AllocContext::OutlinedLater)
+    if (context == AllocContext::OutlinedLater) {
+      LLVM_DEBUG(llvm::dbgs() << "in a device function outside any "
+                                 "gpu.module: waits for outlining\n");
       continue;
+    }
     for (memref::DeallocOp dealloc : *deallocs)
       dealloc.erase();
-    if (!type.hasStaticShape())
-      continue; // packed after outlining
+    if (!type.hasStaticShape()) {
+      LLVM_DEBUG(llvm::dbgs() << "dynamic size: left in place for "
+                                 "gpumem-pack-dynamic-workgroup-allocs\n");
+      continue;
+    }
     if (context == AllocContext::Kernel)
       hoistToAttribution(alloc, type);
     else
@@ -482,6 +500,9 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
       return WalkResult::advance();
     });
     if (usesWorkgroup.wasInterrupted()) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << "erasing the leftover host copy '"
+                 << cast<SymbolOpInterface>(func).getName() << "'\n");
       func->erase();
       ++numErasedHostCopies;
     }
@@ -496,9 +517,16 @@ void HoistWorkgroupAllocsPass::hoistToAttribution(Operation *alloc,
     buffer = launch.addWorkgroupAttribution(type, alloc->getLoc());
     if (alignment)
       launchAlignments[buffer] = alignment.getInt();
+    LLVM_DEBUG(llvm::dbgs() << "workgroup attribution of the gpu.launch at "
+                            << launch.getLoc() << "\n");
   } else {
     auto kernel = alloc->getParentOfType<gpu::GPUFuncOp>();
+    assert(kernel && kernel.isKernel() &&
+           "an allocation in a kernel context outside gpu.launch is in a "
+           "kernel gpu.func");
     buffer = kernel.addWorkgroupAttribution(type, alloc->getLoc());
+    LLVM_DEBUG(llvm::dbgs() << "workgroup attribution of kernel '"
+                            << kernel.getName() << "'\n");
     if (alignment)
       gpumem::setRequestedAlignment(
           kernel, kernel.getNumWorkgroupAttributions() - 1, alignment.getInt());
@@ -512,6 +540,7 @@ void HoistWorkgroupAllocsPass::hoistToGlobal(
     Operation *alloc, MemRefType type, SymbolTableCollection &symbolTables) {
   auto func = alloc->getParentOfType<FunctionOpInterface>();
   auto gpuModule = func->getParentOfType<gpu::GPUModuleOp>();
+  assert(gpuModule && "a device function context is inside a gpu.module");
   OpBuilder builder(gpuModule.getBody(), gpuModule.getBody()->begin());
   auto alignment = alloc->getAttrOfType<IntegerAttr>("alignment");
   auto global = memref::GlobalOp::create(
@@ -521,6 +550,8 @@ void HoistWorkgroupAllocsPass::hoistToGlobal(
       builder.getUnitAttr(), /*constant=*/nullptr, alignment);
   // Renames the global when the name is taken.
   symbolTables.getSymbolTable(gpuModule).insert(global);
+  LLVM_DEBUG(llvm::dbgs() << "workgroup global @" << global.getSymName()
+                          << " of gpu.module @" << gpuModule.getName() << "\n");
 
   builder.setInsertionPoint(alloc);
   auto address = memref::GetGlobalOp::create(builder, alloc->getLoc(), type,

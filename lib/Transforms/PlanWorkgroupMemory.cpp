@@ -41,8 +41,11 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#define DEBUG_TYPE "gpumem-plan-workgroup-memory"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMPLANWORKGROUPMEMORYPASS
@@ -74,6 +77,7 @@ uint64_t placeFirstFit(MutableArrayRef<PlannedBuffer> buffers,
         candidates.push_back(llvm::alignTo(buffers[j].offset + buffers[j].bytes,
                                            buffer.alignment));
     llvm::sort(candidates);
+    [[maybe_unused]] bool found = false;
     for (uint64_t offset : candidates) {
       bool fits = llvm::none_of(placed, [&](unsigned j) {
         return conflicts[i][j] &&
@@ -82,9 +86,12 @@ uint64_t placeFirstFit(MutableArrayRef<PlannedBuffer> buffers,
       });
       if (fits) {
         buffer.offset = offset;
+        found = true;
         break;
       }
     }
+    // The end of the conflicting buffer that ends last is always free.
+    assert(found && "first fit found no offset");
     total = std::max(total, buffer.offset + buffer.bytes);
     placed.push_back(i);
   }
@@ -197,8 +204,12 @@ PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
       conflicts[i][j] = conflicts[j][i] = conflict;
     }
   }
-  if (!byteViews)
-    return placeInSlots(plan, planned, conflicts);
+  if (!byteViews) {
+    uint64_t total = placeInSlots(plan, planned, conflicts);
+    LLVM_DEBUG(llvm::dbgs() << "  slots of one type (no byte views): " << total
+                            << " bytes\n");
+    return total;
+  }
   auto rangeLength = [&](unsigned i) {
     const WorkgroupLiveRange &range = plan.buffers[i].range;
     return range.uses.empty() ? 0 : range.end - range.start;
@@ -217,17 +228,32 @@ PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
                ? first.alignment > second.alignment
                : first.bytes > second.bytes;
   });
+  [[maybe_unused]] static const char *const orderNames[] = {
+      "program order", "largest first", "longest range first",
+      "most aligned first"};
   uint64_t best = std::numeric_limits<uint64_t>::max();
+  [[maybe_unused]] unsigned bestOrder = 0;
   SmallVector<uint64_t> bestOffsets;
-  for (ArrayRef<unsigned> order : orders) {
+  for (auto [index, order] : llvm::enumerate(orders)) {
     uint64_t total = placeFirstFit(plan.buffers, order, conflicts);
+    LLVM_DEBUG({
+      llvm::dbgs() << "  first fit, " << orderNames[index] << ": " << total
+                   << " bytes, offsets";
+      for (unsigned i : order)
+        llvm::dbgs() << " #" << i << "@" << plan.buffers[i].offset;
+      llvm::dbgs() << "\n";
+    });
     if (total < best) {
       best = total;
+      bestOrder = index;
       bestOffsets.clear();
       for (PlannedBuffer &buffer : plan.buffers)
         bestOffsets.push_back(buffer.offset);
     }
   }
+  assert(!bestOffsets.empty() && "planning places two buffers at least");
+  LLVM_DEBUG(llvm::dbgs() << "  chosen: " << orderNames[bestOrder] << ", "
+                          << best << " bytes\n");
   for (auto [buffer, offset] : llvm::zip(plan.buffers, bestOffsets))
     buffer.offset = offset;
   return llvm::alignTo(best, kArenaAlignment);
@@ -249,6 +275,8 @@ void PlanWorkgroupMemoryPass::addBarriers(KernelPlan &plan,
       assert(succeeded(where) && "sharing buffers must be separable");
       if (failed(where) || !*where || !insertBarriers)
         continue;
+      LLVM_DEBUG(llvm::dbgs() << "  barrier for #" << i << " and #" << j
+                              << " before " << (*where)->getLoc() << "\n");
       OpBuilder builder(*where);
       gpu::BarrierOp::create(builder, (*where)->getLoc());
       plan.insertedBarriers.push_back((*where)->getLoc());
@@ -421,7 +449,17 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
     plan.notPlannedReason = "the kernel has unstructured control flow";
   else if (hasAttributesBesidesAlignment(kernel))
     plan.notPlannedReason = "its workgroup attributions carry attributes";
+  LLVM_DEBUG(llvm::dbgs() << "kernel '" << plan.kernelName
+                          << "': " << plan.buffers.size() << " buffer(s), "
+                          << planned.size() << " to plan, "
+                          << plan.separateBytes << " bytes apart, lower bound "
+                          << plan.lowerBoundBytes << "\n");
   if (!plan.notPlannedReason.empty() || planned.size() < 2) {
+    LLVM_DEBUG(llvm::dbgs() << "  not planned: "
+                            << (plan.notPlannedReason.empty()
+                                    ? StringRef("fewer than two buffers")
+                                    : StringRef(plan.notPlannedReason))
+                            << "\n");
     for (PlannedBuffer &buffer : plan.buffers)
       buffer.planned = false;
     return plan;
@@ -444,6 +482,9 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
   }
   uint64_t plannedBytes = llvm::alignTo(end, kArenaAlignment);
   if (plannedBytes >= plan.separateBytes) {
+    LLVM_DEBUG(llvm::dbgs()
+               << "  kept apart: the plan takes " << plannedBytes
+               << " bytes, no fewer than " << plan.separateBytes << "\n");
     for (auto [buffer, offset] : llvm::zip(plan.buffers, separateOffsets)) {
       buffer.offset = offset;
       buffer.planned = false;
@@ -459,6 +500,9 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
         buffer.sharesWith.push_back(j);
   for (auto [buffer, offset] : llvm::zip(plan.buffers, apartOffsets))
     buffer.offset = offset;
+  LLVM_DEBUG(llvm::dbgs() << "  planned: " << plannedBytes << " bytes ("
+                          << arenaBytes << " shared), saves "
+                          << plan.separateBytes - plannedBytes << "\n");
   addBarriers(plan, liveness, planned);
   materialize(kernel, plan, arenaBytes);
   plan.plannedBytes = plannedBytes;
