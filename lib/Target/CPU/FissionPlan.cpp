@@ -45,11 +45,23 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Debug.h"
 
 #include <cstdint>
 
+#define DEBUG_TYPE "gpumem-lower-gpu-to-cpu-abi"
+
 using namespace mlir;
 using namespace gpumem::cpu;
+
+/// Says, in debug output, why thread-loop fission does not apply because of
+/// `op`; returns false.
+static bool notFissionable([[maybe_unused]] Operation *op,
+                           [[maybe_unused]] StringRef why) {
+  LLVM_DEBUG(llvm::dbgs() << "fission: '" << op->getName() << "' at "
+                          << op->getLoc() << " " << why << "\n");
+  return false;
+}
 
 bool FissionPlan::containsBarrier(Operation *op) {
   auto it = barrierMemo.find(op);
@@ -118,21 +130,22 @@ bool FissionPlan::isRecomputable(Value value, unsigned depth) {
 bool FissionPlan::analyzeBlock(Block &block) {
   for (Operation &op : block) {
     if (isa<gpu::ShuffleOp, memref::AllocaOp>(op))
-      return false;
+      return notFissionable(&op, "needs fibers (a shuffle or private memory)");
     if (auto call = dyn_cast<CallOpInterface>(op)) {
       auto callee =
           dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
       Operation *target =
           callee ? SymbolTable::lookupNearestSymbolFrom(&op, callee) : nullptr;
       if (!target || fiberFunctions.contains(target))
-        return false;
+        return notFissionable(&op, "calls a function that needs fibers, or "
+                                   "one it cannot resolve");
     }
     if (op.walk([](Operation *nested) {
             return isa<gpu::ShuffleOp, memref::AllocaOp>(nested)
                        ? WalkResult::interrupt()
                        : WalkResult::advance();
           }).wasInterrupted())
-      return false;
+      return notFissionable(&op, "holds a shuffle or private memory");
     if (isa<gpu::BarrierOp>(op) || !runsPerBlock(&op))
       continue;
     auto allUniform = [&](ValueRange values) {
@@ -140,36 +153,45 @@ bool FissionPlan::analyzeBlock(Block &block) {
     };
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       if (!allUniform(
-              {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}) ||
-          !analyzeBlock(*loop.getBody()))
+              {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}))
+        return notFissionable(&op, "has bounds that differ between threads");
+      if (!analyzeBlock(*loop.getBody()))
         return false;
       for (auto [arg, init, yielded] :
            llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs(),
                      loop.getBody()->getTerminator()->getOperands()))
         if (!threadCarried.contains(arg) &&
             (!isUniform(init) || !isUniform(yielded)))
-          return false;
+          return notFissionable(&op, "carries a value that is neither "
+                                     "uniform nor per thread");
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      if (branch.getNumResults() || !isUniform(branch.getCondition()) ||
-          !analyzeBlock(branch.getThenRegion().front()) ||
+      if (branch.getNumResults() || !isUniform(branch.getCondition()))
+        return notFissionable(&op, "has results or a condition that differs "
+                                   "between threads");
+      if (!analyzeBlock(branch.getThenRegion().front()) ||
           (!branch.getElseRegion().empty() &&
            !analyzeBlock(branch.getElseRegion().front())))
         return false;
     } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
       if (!allUniform(loop.getInits()))
-        return false;
+        return notFissionable(&op, "has initial values that differ between "
+                                   "threads");
       for (Operation &before : loop.getBefore().front())
         if (before.getNumRegions() ||
             (!isa<scf::ConditionOp>(before) &&
              !llvm::all_of(before.getResults(),
                            [&](Value v) { return isUniform(v); })) ||
             !allUniform(before.getOperands()))
-          return false;
-      if (!analyzeBlock(loop.getAfter().front()) ||
-          !allUniform(loop.getAfter().front().getTerminator()->getOperands()))
+          return notFissionable(&before, "in a barrier loop's condition "
+                                         "differs between threads");
+      if (!analyzeBlock(loop.getAfter().front()))
         return false;
+      if (!allUniform(loop.getAfter().front().getTerminator()->getOperands()))
+        return notFissionable(&op, "yields values that differ between "
+                                   "threads");
     } else {
-      return false;
+      return notFissionable(&op, "holds a barrier but is no scf.for, scf.if "
+                                 "or scf.while");
     }
   }
   return true;
@@ -204,7 +226,8 @@ bool FissionPlan::checkCarried(scf::ForOp loop) {
     if (!threadCarried.contains(arg))
       continue;
     if (!arg.getType().isIntOrIndexOrFloat())
-      return false;
+      return notFissionable(loop, "carries a per-thread value that is no "
+                                  "scalar");
     if (yielded == arg)
       continue;
     // The yielded value replaces the carried one in the thread's array: it
@@ -212,16 +235,21 @@ bool FissionPlan::checkCarried(scf::ForOp loop) {
     Operation *def = yielded.getDefiningOp();
     if (!def || def->getBlock() != loop.getBody() ||
         !yieldedOnce.insert(yielded).second)
-      return false;
+      return notFissionable(loop, "yields a per-thread value not computed "
+                                  "once in its body");
     // A per-block loop's per-thread result has an array already, which the
     // carried value then shares.
     if (runsPerBlock(def) && !threadCarried.contains(yielded))
-      return false;
+      return notFissionable(loop, "yields a per-thread value from a "
+                                  "per-block op");
+    assert(segmentOf.count(def) &&
+           "the ops of a per-block loop's body have segments");
     unsigned defined = segmentOf.lookup(def);
     for (Operation *user : arg.getUsers()) {
       auto used = segmentOf.find(user);
       if (used == segmentOf.end() || used->second > defined)
-        return false;
+        return notFissionable(loop, "uses a carried value after the value "
+                                    "that replaces it");
     }
   }
   return true;
@@ -270,7 +298,7 @@ void FissionPlan::selectOutsideLoops(Block &block) {
 
 bool FissionPlan::analyze() {
   if (!source.getBody().hasOneBlock())
-    return false;
+    return notFissionable(source, "has more than one block");
   if (moveLoops)
     selectOutsideLoops(source.getBody().front());
   // Which loop-carried values differ between threads, to a fixpoint over
@@ -305,7 +333,8 @@ bool FissionPlan::analyze() {
         if (userSegment == segmentOf.end() || userSegment->second == segment)
           continue;
         if (!result.getType().isIntOrIndexOrFloat())
-          return false;
+          return notFissionable(op, "has a result that crosses a barrier "
+                                    "but is no scalar");
         crossing.insert(result);
       }
     }
