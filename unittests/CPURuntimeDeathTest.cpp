@@ -2,7 +2,9 @@
 // CPU runtime: every error that stops the program, each asserting the exact
 // message and exit code 1 (GoogleTest death tests, run in a re-executed
 // child so the worker threads of the parent do not matter), and the
-// environment variables, which are read when the pool is configured.
+// environment variables, which are read when the pool is configured. The
+// errors every runtime shares (memory hint arguments, memref descriptors)
+// are in the mgpu* conformance suite (MGPUConformanceTest.cpp).
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntimeTestSupport.h"
@@ -281,19 +283,6 @@ TEST_F(CPURuntimeDeathTest, JITLoadingPTX) {
   EXPECT_EXIT(mgpuModuleLoadJIT(ptx, 2), ExitedWithCode(1),
               R"(^gpumem: error: the cpu runtime cannot JIT-load PTX )"
               R"(\(mgpuModuleLoadJIT\))");
-}
-
-//--- Memory hints ----------------------------------------------------------//
-
-TEST_F(CPURuntimeDeathTest, MemoryHintsWithUnknownValues) {
-  EXPECT_EXIT(gpumemMemPrefetch(nullptr, 0, -1, nullptr), ExitedWithCode(1),
-              R"(^gpumem: error: gpumemMemPrefetch: unknown destination -1 )"
-              R"(\(0: the device, 1: the host\)
-$)");
-  EXPECT_EXIT(gpumemMemAdvise(nullptr, 0, GPUMEM_ADVISE_COUNT),
-              ExitedWithCode(1),
-              R"(^gpumem: error: gpumemMemAdvise: unknown advice 7 \(0\.\.6\)
-$)");
 }
 
 //--- Environment -----------------------------------------------------------//

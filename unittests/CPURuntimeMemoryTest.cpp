@@ -1,10 +1,10 @@
 //===----------------------------------------------------------------------===//
 // CPU runtime: memory, streams, events and modules. Allocation alignment,
-// memcpy, memset16/32 with element counts, host registration, huge pages
-// for large buffers, memory hints,
+// host registration, huge pages for large buffers, memory hints,
 // stream and event calls in the order compiled host code makes them, who
 // runs a stream's work,
-// loading a module twice and unloading.
+// loading a module twice and unloading. Copies and fills with their exact
+// contents are in the mgpu* conformance suite (MGPUConformanceTest.cpp).
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntimeTestSupport.h"
@@ -40,36 +40,6 @@ TEST(CPURuntimeMemory, AllocIsAlignedAndWritable) {
   for (void *ptr : seen)
     mgpuMemFree(ptr, nullptr);
   mgpuMemFree(nullptr, nullptr);
-}
-
-TEST(CPURuntimeMemory, Memset32CountsElements) {
-  std::vector<uint32_t> buffer(10, 0);
-  mgpuMemset32(buffer.data() + 1, 0xDEADBEEFu, 7, nullptr);
-  EXPECT_EQ(buffer, (std::vector<uint32_t>{0, 0xDEADBEEF, 0xDEADBEEF,
-                                           0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF,
-                                           0xDEADBEEF, 0xDEADBEEF, 0, 0}));
-  mgpuMemset32(buffer.data(), 5, 0, nullptr);
-  EXPECT_EQ(buffer[0], 0u);
-}
-
-TEST(CPURuntimeMemory, Memset16CountsElements) {
-  std::vector<uint16_t> buffer(8, 0);
-  mgpuMemset16(buffer.data() + 2, 0xBEEF, 5, nullptr);
-  EXPECT_EQ(buffer, (std::vector<uint16_t>{0, 0, 0xBEEF, 0xBEEF, 0xBEEF, 0xBEEF,
-                                           0xBEEF, 0}));
-}
-
-TEST(CPURuntimeMemory, Memcpy) {
-  std::vector<uint8_t> src(100), dst(104, 0);
-  for (int i = 0; i < 100; ++i)
-    src[i] = uint8_t(i * 7);
-  mgpuMemcpy(dst.data() + 2, src.data(), 100, nullptr);
-  EXPECT_EQ(dst[0], 0);
-  EXPECT_EQ(dst[1], 0);
-  EXPECT_TRUE(std::equal(src.begin(), src.end(), dst.begin() + 2));
-  EXPECT_EQ(dst[102], 0);
-  EXPECT_EQ(dst[103], 0);
-  mgpuMemcpy(nullptr, nullptr, 0, nullptr);
 }
 
 TEST(CPURuntimeMemory, HostRegisterIsANoOp) {

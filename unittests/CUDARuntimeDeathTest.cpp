@@ -547,18 +547,8 @@ $)");
               R"(CUDA_ERROR_INVALID_VALUE: invalid argument; is it managed )"
               R"(memory \(gpumem\.alloc_managed or gpu\.alloc host_shared\)\?
 $)");
-  // Values outside the ABI's enums, before anything else.
-  EXPECT_EXIT(gpumemMemPrefetch(nullptr, 0, 2, nullptr), ExitedWithCode(1),
-              R"(^gpumem: error: gpumemMemPrefetch: unknown destination 2 )"
-              R"(\(0: the device, 1: the host\)
-$)");
-  EXPECT_EXIT(gpumemMemAdvise(nullptr, 0, GPUMEM_ADVISE_COUNT),
-              ExitedWithCode(1),
-              R"(^gpumem: error: gpumemMemAdvise: unknown advice 7 \(0\.\.6\)
-$)");
-  EXPECT_EXIT(gpumemMemAdvise(nullptr, 0, -1), ExitedWithCode(1),
-              R"(^gpumem: error: gpumemMemAdvise: unknown advice -1 \(0\.\.6\)
-$)");
+  // Values outside the ABI's enums: the conformance suite
+  // (MGPUConformanceTest.cpp).
 }
 
 TEST_F(CUDARuntimeDeathTest, MemoryHintsNeedConcurrentManagedAccess) {
