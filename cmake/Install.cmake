@@ -15,7 +15,8 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(GPUMEM_INSTALLED_LIBRARIES
-  GPUMemDialect GPUMemSupport GPUMemTransforms GPUMemConversion
+  GPUMemDialect GPUMemSupport GPUMemTransforms GPUMemToLLVM
+  GPUMemHostKernel GPUMemCPUTarget GPUMemCUDATarget GPUMemCUDAEmuTarget GPUMemVulkanTarget
   GPUMemPipelines)
 foreach(library ${GPUMEM_INSTALLED_LIBRARIES})
   target_include_directories(${library} INTERFACE

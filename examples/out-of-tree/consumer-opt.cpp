@@ -4,10 +4,7 @@
 // pipelines, all from the installed tree (find_package(gpumem)).
 //===----------------------------------------------------------------------===//
 
-#include "gpumem/Conversion/Passes.h"
-#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
-#include "gpumem/Pipelines/Pipelines.h"
-#include "gpumem/Transforms/Passes.h"
+#include "gpumem/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,15 +15,14 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  gpumem::registerGPUMemPasses();
-  gpumem::registerGPUMemConversionPasses();
+  gpumem::registerAllGPUMemPasses();
   gpumem::registerGPUMemPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllGPUToLLVMIRTranslations(registry);
-  registry.insert<gpumem::GPUMemDialect>();
+  gpumem::registerAllGPUMemExtensions(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "an out-of-tree tool with gpumem's passes\n", registry));
 }

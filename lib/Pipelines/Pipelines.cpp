@@ -15,7 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Pipelines/Pipelines.h"
-#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Target/CPU/Passes.h"
+#include "gpumem/Target/CUDA/Passes.h"
+#include "gpumem/Target/CUDAEmu/Passes.h"
+#include "gpumem/Target/Vulkan/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Transforms/Passes.h"

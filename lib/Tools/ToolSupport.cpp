@@ -4,12 +4,10 @@
 
 #include "gpumem/Tools/ToolSupport.h"
 
-#include "gpumem/Conversion/Passes.h"
-#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/InitAll.h"
 #include "gpumem/Pipelines/Pipelines.h"
 #include "gpumem/Support/HostCPU.h"
 #include "gpumem/Support/NVIDIATarget.h"
-#include "gpumem/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -36,7 +34,7 @@ DialectRegistry gpumem::createToolRegistry() {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  registry.insert<GPUMemDialect>();
+  registerAllGPUMemExtensions(registry);
   return registry;
 }
 
@@ -199,8 +197,7 @@ void gpumem::parseToolCommandLine(int argc, char **argv,
   // --mlir-print-ir-after=PASS and its kin name passes by argument: every
   // pass the pipelines may run must be registered to be found.
   registerAllPasses();
-  registerGPUMemPasses();
-  registerGPUMemConversionPasses();
+  registerAllGPUMemPasses();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {

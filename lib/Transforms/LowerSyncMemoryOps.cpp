@@ -23,6 +23,7 @@
 //    with the memory allocated at once (docs/decisions.md).
 //===----------------------------------------------------------------------===//
 
+#include "gpumem/Conversion/GPUMemToLLVM/GPUMemToLLVM.h"
 #include "gpumem/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -88,6 +89,13 @@ LogicalResult checkFill(gpu::MemsetOp fill) {
 
 struct LowerSyncMemoryOpsPass
     : gpumem::impl::GPUMemLowerSyncMemoryOpsPassBase<LowerSyncMemoryOpsPass> {
+  /// Every pipeline runs this pass on host code that gpu-to-llvm lowers
+  /// later: the gpumem ops there lower through the interface registered here.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    gpumem::registerConvertGPUMemToLLVMInterface(registry);
+  }
+
   void runOnOperation() override {
     auto token = gpu::AsyncTokenType::get(&getContext());
     SmallVector<Operation *> ops;

@@ -3,10 +3,7 @@
 // gpumem's passes and pipelines.
 //===----------------------------------------------------------------------===//
 
-#include "gpumem/Conversion/Passes.h"
-#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
-#include "gpumem/Pipelines/Pipelines.h"
-#include "gpumem/Transforms/Passes.h"
+#include "gpumem/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,14 +14,13 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  gpumem::registerGPUMemPasses();
-  gpumem::registerGPUMemConversionPasses();
+  gpumem::registerAllGPUMemPasses();
   gpumem::registerGPUMemPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<gpumem::GPUMemDialect>();
+  gpumem::registerAllGPUMemExtensions(registry);
   // gpu-module-to-binary translates device modules to LLVM IR.
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(

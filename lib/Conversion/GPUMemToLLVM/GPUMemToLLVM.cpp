@@ -385,6 +385,8 @@ void gpumem::populateGPUMemToLLVMConversionTarget(ConversionTarget &target,
   populateGPUMemToLLVMConversionPatterns(converter, patterns);
 }
 
-void gpumem::addGPUMemToLLVMInterface(GPUMemDialect &dialect) {
-  dialect.addInterface(std::make_unique<GPUMemToLLVMInterface>(&dialect));
+void gpumem::registerConvertGPUMemToLLVMInterface(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *, GPUMemDialect *dialect) {
+    dialect->addInterfaces<GPUMemToLLVMInterface>();
+  });
 }

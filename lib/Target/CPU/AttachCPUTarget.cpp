@@ -5,13 +5,14 @@
 
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Support/HostCPU.h"
-#include "gpumem/Transforms/Passes.h"
+#include "gpumem/Target/CPU/Passes.h"
+#include "gpumem/Target/CPU/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMATTACHCPUTARGETPASS
-#include "gpumem/Transforms/Passes.h.inc"
+#include "gpumem/Target/CPU/Passes.h.inc"
 } // namespace gpumem
 
 using namespace mlir;
@@ -21,6 +22,13 @@ namespace {
 struct AttachCPUTargetPass
     : gpumem::impl::GPUMemAttachCPUTargetPassBase<AttachCPUTargetPass> {
   using Base::Base;
+
+  /// The attribute this pass attaches serializes through an external model:
+  /// every pipeline that attaches it can also serialize it.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    gpumem::registerCPUTargetInterfaceExternalModels(registry);
+  }
 
   void runOnOperation() override {
     if (optLevel > 3) {

@@ -24,7 +24,7 @@
 
 #include "BarrierFission.h"
 #include "FissionPlan.h"
-#include "HostCode.h"
+#include "../HostKernel/HostCode.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -49,8 +49,6 @@ using namespace gpumem;
 namespace {
 
 constexpr int64_t kContextThreadId = offsetof(GPUMemThreadContext, threadId);
-constexpr int64_t kServiceBlockPhase =
-    offsetof(GPUMemRuntimeServices, blockPhase);
 
 /// Step 3: builds the block-wide function from a kernel and its plan.
 class Fission {
@@ -121,7 +119,7 @@ func::FuncOp Fission::emit(StringRef name) {
   builder.setInsertionPointAfter(source);
   target = func::FuncOp::create(builder, source.getLoc(), name,
                                 source.getFunctionType());
-  cpu::makeInternal(target);
+  hostkernel::makeInternal(target);
   Block &sourceEntry = source.getBody().front();
   Block *entry = builder.createBlock(&target.getBody());
   for (BlockArgument arg : sourceEntry.getArguments())
@@ -173,10 +171,8 @@ void Fission::emitBlock(Block &block, OpBuilder &builder) {
       segment.clear();
       // Every thread of the block has run the segments before this point.
       if (phaseMarkers)
-        cpu::ContextAccess(builder, op.getLoc(), contextArg())
-            .callService(kServiceBlockPhase,
-                         LLVM::LLVMVoidType::get(builder.getContext()),
-                         {contextArg()});
+        hostkernel::ContextAccess(builder, op.getLoc(), contextArg())
+            .call(GPUMEM_RUNTIME_SERVICE(blockPhase), {contextArg()});
       continue;
     }
     if (op.hasTrait<OpTrait::IsTerminator>()) {

@@ -2,8 +2,8 @@
 // Thread-loop fission for the cpu target (see BarrierFission.cpp).
 //===----------------------------------------------------------------------===//
 
-#ifndef GPUMEM_LIB_CONVERSION_GPUTOCPU_BARRIERFISSION_H
-#define GPUMEM_LIB_CONVERSION_GPUTOCPU_BARRIERFISSION_H
+#ifndef GPUMEM_LIB_TARGET_CPU_BARRIERFISSION_H
+#define GPUMEM_LIB_TARGET_CPU_BARRIERFISSION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -28,4 +28,4 @@ mlir::func::FuncOp createBarrierFreeBlockFunction(
 
 } // namespace gpumem::cpu
 
-#endif // GPUMEM_LIB_CONVERSION_GPUTOCPU_BARRIERFISSION_H
+#endif // GPUMEM_LIB_TARGET_CPU_BARRIERFISSION_H

@@ -1,7 +1,7 @@
 //===----------------------------------------------------------------------===//
 // Serialization of a gpu.module for gpumem's `cpu` target.
 //
-// The gpu.module, already in LLVM dialect (gpumem-convert-gpu-to-cpu), is
+// The gpu.module, already in LLVM dialect (gpumem-finalize-cpu-module), is
 // translated to LLVM IR by upstream's ModuleToObject and optimized with
 // LLVM's default pipeline at the target's level, plus one pass of ours right
 // before the vectorizers (ArenaAliasScopes.cpp: workgroup memory aliases
@@ -15,6 +15,7 @@
 #include "../TargetObject.h"
 #include "ArenaAliasScopes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Target/CPU/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVM/ModuleToObject.h"
@@ -223,22 +224,38 @@ CPUSerializer::linkSharedObject(StringRef object) {
 
 } // namespace
 
-std::optional<SmallVector<char, 0>>
-CPUTargetAttr::serializeToObject(Operation *module,
-                                 const gpu::TargetOptions &options) const {
-  if (!isa<gpu::GPUModuleOp>(module)) {
-    module->emitError() << "the cpu target serializes gpu.module ops only";
-    return std::nullopt;
-  }
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  CPUSerializer serializer(*module, *this, options);
-  return serializer.run();
-}
+namespace {
 
-Attribute CPUTargetAttr::createObject(Operation *module,
-                                      const SmallVector<char, 0> &object,
-                                      const gpu::TargetOptions &options) const {
-  // A fat binary means nothing on the host: it is the shared object.
-  return makeTargetObject(*this, object, options);
+/// #gpumem.cpu's gpu::TargetAttrInterface, attached by
+/// registerCPUTargetInterfaceExternalModels (as upstream attaches NVVM's).
+struct CPUTargetAttrImpl
+    : public gpu::TargetAttrInterface::FallbackModel<CPUTargetAttrImpl> {
+  std::optional<SmallVector<char, 0>>
+  serializeToObject(Attribute attribute, Operation *module,
+                    const gpu::TargetOptions &options) const {
+    if (!isa<gpu::GPUModuleOp>(module)) {
+      module->emitError() << "the cpu target serializes gpu.module ops only";
+      return std::nullopt;
+    }
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    CPUSerializer serializer(*module, cast<CPUTargetAttr>(attribute), options);
+    return serializer.run();
+  }
+
+  Attribute createObject(Attribute attribute, Operation *module,
+                         const SmallVector<char, 0> &object,
+                         const gpu::TargetOptions &options) const {
+    // A fat binary means nothing on the host: it is the shared object.
+    return makeTargetObject(attribute, object, options);
+  }
+};
+
+} // namespace
+
+void gpumem::registerCPUTargetInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, GPUMemDialect *) {
+    CPUTargetAttr::attachInterface<CPUTargetAttrImpl>(*context);
+  });
 }

@@ -14,9 +14,10 @@
 //     `__gpumem_cpu_module` global (GPUMemCPUModule of CPUKernelABI.h).
 //===----------------------------------------------------------------------===//
 
-#include "HostCode.h"
+#include "../HostKernel/HostCode.h"
+#include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
@@ -31,7 +32,7 @@
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMFINALIZECPUMODULEPASS
-#include "gpumem/Conversion/Passes.h.inc"
+#include "gpumem/Target/CPU/Passes.h.inc"
 } // namespace gpumem
 
 using namespace mlir;
@@ -51,10 +52,10 @@ private:
 
 void FinalizeCPUModulePass::runOnOperation() {
   std::unique_ptr<LLVMTypeConverter> converter =
-      cpu::createHostTypeConverter(&getContext());
+      hostkernel::createHostTypeConverter(&getContext());
   if (failed(lowerVectorOps()) || failed(convertStubs(*converter)) ||
       failed(convertToLLVM(*converter)) ||
-      failed(cpu::emitCPUModuleDescriptor(getOperation())))
+      failed(hostkernel::emitCPUModuleDescriptor(getOperation())))
     return signalPassFailure();
 }
 

@@ -31,9 +31,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "BarrierFission.h"
-#include "HostCode.h"
+#include "../HostKernel/HostCode.h"
+#include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Transforms/SourceLocation.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
@@ -56,7 +57,7 @@
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMLOWERGPUTOCPUABIPASS
-#include "gpumem/Conversion/Passes.h.inc"
+#include "gpumem/Target/CPU/Passes.h.inc"
 } // namespace gpumem
 
 using namespace mlir;
@@ -73,15 +74,11 @@ constexpr int64_t kContextDynamicShared =
     offsetof(GPUMemThreadContext, dynamicSharedMemory);
 constexpr int64_t kContextDynamicSharedBytes =
     offsetof(GPUMemThreadContext, dynamicSharedBytes);
-constexpr int64_t kServiceBarrier = offsetof(GPUMemRuntimeServices, barrier);
-constexpr int64_t kServiceShuffle = offsetof(GPUMemRuntimeServices, shuffle);
-constexpr int64_t kServiceAssertFail =
-    offsetof(GPUMemRuntimeServices, assertFail);
 
 /// Accesses to a thread context, with the ids and sizes as indices.
-class ContextAccess : public cpu::ContextAccess {
+class ContextAccess : public hostkernel::ContextAccess {
 public:
-  using cpu::ContextAccess::ContextAccess;
+  using hostkernel::ContextAccess::ContextAccess;
 
   /// An i64 field of the context as an index.
   Value loadIndex(int64_t offset) {
@@ -167,7 +164,7 @@ private:
   llvm::DenseMap<Operation *, SmallVector<int64_t, 3>> knownBlockSizes;
   llvm::DenseMap<StringAttr, int64_t> globalOffsets;
   int64_t moduleArenaBytes = 0;
-  SmallVector<Attribute> kernelTable;
+  SmallVector<hostkernel::KernelTableEntry> kernelTable;
   /// Generated kernel implementations: they take the context already.
   llvm::DenseSet<Operation *> hasContext;
   /// Generated run_thread/run_blocks wrappers: (params, ctx, ...), no GPU
@@ -176,13 +173,13 @@ private:
 };
 
 LogicalResult ABILowering::run() {
-  converter = cpu::createHostTypeConverter(context);
+  converter = hostkernel::createHostTypeConverter(context);
   if (failed(layOutModuleGlobals()))
     return failure();
-  needsFibers = cpu::findSynchronizingFunctions(gpuModule, [](Operation *op) {
+  needsFibers = hostkernel::findSynchronizingFunctions(gpuModule, [](Operation *op) {
     return isa<gpu::BarrierOp, gpu::ShuffleOp>(op);
   });
-  mayAssert = cpu::findSynchronizingFunctions(
+  mayAssert = hostkernel::findSynchronizingFunctions(
       gpuModule, [](Operation *op) { return isa<cf::AssertOp>(op); });
 
   // Kernels and device gpu.funcs become func.funcs with a context argument.
@@ -224,8 +221,7 @@ LogicalResult ABILowering::run() {
   });
   if (unsupported.wasInterrupted())
     return failure();
-  gpuModule->setAttr(cpu::kKernelTableAttr,
-                     ArrayAttr::get(context, kernelTable));
+  hostkernel::setKernelTable(gpuModule, kernelTable);
   return success();
 }
 
@@ -286,7 +282,7 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   inputs.push_back(ptr);
   auto impl = func::FuncOp::create(builder, loc, "__gpumem_kernel_" + kernel.getName().str(),
                                    builder.getFunctionType(inputs, {}));
-  cpu::makeInternal(impl);
+  hostkernel::makeInternal(impl);
   // Counted from the body's arguments: before the body moves.
   unsigned numPrivate = kernel.getNumPrivateAttributions();
   impl.getBody().takeBody(kernel.getBody());
@@ -479,11 +475,9 @@ LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
                                             access.threadsPerBlock(), warp);
       replace(result);
     } else if (isa<gpu::BarrierOp>(op)) {
-      Value where = cpu::getStringPointer(builder, loc, gpuModule,
-                                          cpu::formatLocation(loc));
-      access.callService(kServiceBarrier,
-                         LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}),
-                         {contextArg, where});
+      Value where = hostkernel::getStringPointer(builder, loc, gpuModule,
+                                          hostkernel::formatLocation(loc));
+      access.call(GPUMEM_RUNTIME_SERVICE(barrier), {contextArg, where});
       op->erase();
     } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
       Type type = shuffle.getValue().getType();
@@ -506,12 +500,9 @@ LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
       }
       Value mode = LLVM::ConstantOp::create(builder, loc, i32,
                                             abiShuffleMode(shuffle.getMode()));
-      Value where = cpu::getStringPointer(builder, loc, gpuModule,
-                                          cpu::formatLocation(loc));
-      Value result = access.callService(
-          kServiceShuffle,
-          LLVM::LLVMFunctionType::get(i64, {ptr, i64, i32, i32, i32, ptr, ptr}),
-          {contextArg, bits, shuffle.getOffset(), shuffle.getWidth(), mode,
+      Value where = hostkernel::getStringPointer(builder, loc, gpuModule,
+                                          hostkernel::formatLocation(loc));
+      Value result = access.call(GPUMEM_RUNTIME_SERVICE(shuffle), {contextArg, bits, shuffle.getOffset(), shuffle.getWidth(), mode,
            validSlot, where});
       if (width < 64)
         result = arith::TruncIOp::create(builder, loc, intType, result);
@@ -534,7 +525,7 @@ LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
             LLVM::LLVMFunctionType::get(i32, {ptr}, /*isVarArg=*/true));
         symbols.insert(printfDecl);
       }
-      SmallVector<Value> args{cpu::getStringPointer(
+      SmallVector<Value> args{hostkernel::getStringPointer(
           builder, loc, gpuModule, printf.getFormat())};
       for (Value arg : printf.getArgs()) {
         Type type = arg.getType();
@@ -578,17 +569,13 @@ LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
       // The place CUDA's message names, found as the NVVM lowering does.
       AssertSite site = assertSite(loc);
       Value message =
-          cpu::getStringPointer(builder, loc, gpuModule, assertOp.getMsg());
-      Value file = cpu::getStringPointer(builder, loc, gpuModule, site.file);
+          hostkernel::getStringPointer(builder, loc, gpuModule, assertOp.getMsg());
+      Value file = hostkernel::getStringPointer(builder, loc, gpuModule, site.file);
       Value line = arith::ConstantIntOp::create(
           builder, loc, builder.getI32Type(), site.line);
       Value function =
-          cpu::getStringPointer(builder, loc, gpuModule, site.function);
-      access.callService(
-          kServiceAssertFail,
-          LLVM::LLVMFunctionType::get(
-              voidType, {ptr, ptr, ptr, builder.getI32Type(), ptr}),
-          {contextArg, message, file, line, function});
+          hostkernel::getStringPointer(builder, loc, gpuModule, site.function);
+      access.call(GPUMEM_RUNTIME_SERVICE(assertFail), {contextArg, message, file, line, function});
       assertOp.erase();
     }
   }
@@ -683,7 +670,7 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
     auto wrapper =
         func::FuncOp::create(builder, loc, (prefix + stub.getName()).str(),
                              FunctionType::get(context, inputs, {}));
-    cpu::makeInternal(wrapper);
+    hostkernel::makeInternal(wrapper);
     wrappers.insert(wrapper);
     Block *entry = wrapper.addEntryBlock();
     body.setInsertionPointToStart(entry);
@@ -700,21 +687,20 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
   func::CallOp::create(threadBody, loc, impl, threadArgs);
   func::ReturnOp::create(threadBody, loc);
 
-  NamedAttrList entry;
-  entry.append("name", builder.getStringAttr(stub.getName()));
-  entry.append("run_thread", FlatSymbolRefAttr::get(runThread));
-  entry.append("shared_bytes", builder.getI64IntegerAttr(sharedBytes));
+  hostkernel::KernelTableEntry entry;
+  entry.name = stub.getName().str();
+  entry.runThread = FlatSymbolRefAttr::get(runThread);
+  entry.sharedBytes = sharedBytes;
   // A block-wide copy without barriers runs without fibers.
-  entry.append("needs_fibers", builder.getBoolAttr(fibers && !blockImpl));
-  entry.append("num_params", builder.getI32IntegerAttr(numParams));
-  entry.append("param_bytes",
-               builder.getDenseI32ArrayAttr(paramBytes(stub, argTypes)));
+  entry.needsFibers = fibers && !blockImpl;
+  entry.numParams = int32_t(numParams);
+  entry.paramBytes = paramBytes(stub, argTypes);
   std::optional<ArrayRef<int32_t>> known = stub.getKnownBlockSize();
   if (known)
-    entry.append("known_block_size", builder.getDenseI32ArrayAttr(*known));
+    entry.knownBlockSize = {(*known)[0], (*known)[1], (*known)[2]};
 
   if (!blockImpl && (fibers || asserts)) {
-    kernelTable.push_back(entry.getDictionary(context));
+    kernelTable.push_back(std::move(entry));
     return;
   }
 
@@ -795,8 +781,8 @@ void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
   scf::YieldOp::create(
       inner, loc, nextBlockId(inner, loc, blockId, gridX, gridY, zero, one));
   func::ReturnOp::create(body, loc);
-  entry.append("run_blocks", FlatSymbolRefAttr::get(runBlocks));
-  kernelTable.push_back(entry.getDictionary(context));
+  entry.runBlocks = FlatSymbolRefAttr::get(runBlocks);
+  kernelTable.push_back(std::move(entry));
 }
 
 struct LowerGPUToCPUABIPass

@@ -24,9 +24,10 @@
 // workgroup memory, deviceAccess for the rest but the thread's own).
 //===----------------------------------------------------------------------===//
 
-#include "HostCode.h"
+#include "../HostKernel/HostCode.h"
+#include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
@@ -44,22 +45,13 @@
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMSANITIZEMEMORYACCESSESPASS
-#include "gpumem/Conversion/Passes.h.inc"
+#include "gpumem/Target/CPU/Passes.h.inc"
 } // namespace gpumem
 
 using namespace mlir;
 using namespace gpumem;
 
 namespace {
-
-constexpr int64_t kServiceAccessError =
-    offsetof(GPUMemRuntimeServices, accessError);
-constexpr int64_t kServiceSharedAccess =
-    offsetof(GPUMemRuntimeServices, sharedAccess);
-constexpr int64_t kServiceArgumentCheck =
-    offsetof(GPUMemRuntimeServices, argumentCheck);
-constexpr int64_t kServiceDeviceAccess =
-    offsetof(GPUMemRuntimeServices, deviceAccess);
 
 /// An access to check: its memref, indices, the elements it touches along
 /// the last dimension, and how a report describes it.
@@ -115,13 +107,13 @@ struct SanitizeMemoryAccessesPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    FailureOr<int32_t> parsed = cpu::parseSanitizerChecks(module, checks);
+    FailureOr<int32_t> parsed = hostkernel::parseSanitizerChecks(module, checks);
     if (failed(parsed))
       return signalPassFailure();
     bounds = *parsed & GPUMEM_CHECK_MEMCHECK;
     races = *parsed & GPUMEM_CHECK_RACECHECK;
     init = *parsed & GPUMEM_CHECK_INITCHECK;
-    cpu::recordSanitizerChecks(module, *parsed);
+    hostkernel::recordSanitizerChecks(module, *parsed);
     if (!bounds && !races && !init)
       return;
     SmallVector<std::pair<Operation *, Value>> accesses;
@@ -190,17 +182,15 @@ struct SanitizeMemoryAccessesPass
       if (!isa<MemRefType>(argument.getType()) || !available)
         continue;
       if (!where)
-        where = cpu::getStringPointer(builder, loc, module,
-                                      cpu::formatLocation(loc));
+        where = hostkernel::getStringPointer(builder, loc, module,
+                                      hostkernel::formatLocation(loc));
       Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
           builder, loc, argument);
       Value integer = arith::IndexCastOp::create(builder, loc, i64, aligned);
       Value pointer = LLVM::IntToPtrOp::create(builder, loc, ptr, integer);
       Value index = arith::ConstantIntOp::create(builder, loc, i64, number);
-      cpu::ContextAccess(builder, loc, context)
-          .callService(kServiceArgumentCheck,
-                       LLVM::LLVMVoidType::get(builder.getContext()),
-                       {context, pointer, index, where});
+      hostkernel::ContextAccess(builder, loc, context)
+          .call(GPUMEM_RUNTIME_SERVICE(argumentCheck), {context, pointer, index, where});
     }
   }
 
@@ -221,9 +211,9 @@ struct SanitizeMemoryAccessesPass
             element))
       return;
     if (isWorkgroupMemorySpace(type.getMemorySpace()))
-      reportAccess(kServiceSharedAccess, op, access, context, module, what);
+      reportAccess(GPUMEM_RUNTIME_SERVICE(sharedAccess), op, access, context, module, what);
     else if (!isPrivate(access.memref))
-      reportAccess(kServiceDeviceAccess, op, access, context, module, what);
+      reportAccess(GPUMEM_RUNTIME_SERVICE(deviceAccess), op, access, context, module, what);
   }
 
   /// Whether `memref` is the thread's own memory: private address space,
@@ -246,7 +236,7 @@ struct SanitizeMemoryAccessesPass
 
   /// Calls services->sharedAccess or deviceAccess (`service`) right before
   /// `op` with the address and size of the bytes it touches.
-  void reportAccess(int64_t service, Operation *op, const Access &access,
+  void reportAccess(hostkernel::RuntimeService service, Operation *op, const Access &access,
                     Value context, gpu::GPUModuleOp module,
                     const std::string &what) {
     OpBuilder builder(op);
@@ -285,12 +275,11 @@ struct SanitizeMemoryAccessesPass
         builder, loc, i64, elementBytes * access.lastExtent);
     Value flagValue =
         arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
-    Value whatString = cpu::getStringPointer(builder, loc, module, what);
+    Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
     Value where =
-        cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
-    cpu::ContextAccess(builder, loc, context)
-        .callService(service, LLVM::LLVMVoidType::get(builder.getContext()),
-                     {context, pointer, bytes, flagValue, whatString, where});
+        hostkernel::getStringPointer(builder, loc, module, hostkernel::formatLocation(loc));
+    hostkernel::ContextAccess(builder, loc, context)
+        .call(service, {context, pointer, bytes, flagValue, whatString, where});
   }
 
   /// Runs `op` only when its indices are inside its memref, else reports
@@ -347,9 +336,9 @@ struct SanitizeMemoryAccessesPass
       op->moveBefore(then.getTerminator());
       builder.setInsertionPoint(otherwise.getTerminator());
     }
-    Value whatString = cpu::getStringPointer(builder, loc, module, what);
+    Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
     Value where =
-        cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
+        hostkernel::getStringPointer(builder, loc, module, hostkernel::formatLocation(loc));
     auto i64 = builder.getI64Type();
     // The view's first element: the aligned pointer plus the view's offset
     // (a subview's), for the report to say where in its buffer it starts.
@@ -383,10 +372,8 @@ struct SanitizeMemoryAccessesPass
       Value dim = arith::ConstantIntOp::create(builder, loc, i64, d);
       Value index = arith::IndexCastOp::create(builder, loc, i64, reported[d]);
       Value size = arith::IndexCastOp::create(builder, loc, i64, sizes[d]);
-      cpu::ContextAccess(builder, loc, context)
-          .callService(kServiceAccessError,
-                       LLVM::LLVMVoidType::get(builder.getContext()),
-                       {context, whatString, where, dim, index, size, base});
+      hostkernel::ContextAccess(builder, loc, context)
+          .call(GPUMEM_RUNTIME_SERVICE(accessError), {context, whatString, where, dim, index, size, base});
     }
     if (op->getNumResults())
       scf::YieldOp::create(builder, loc, zeros);

@@ -34,9 +34,10 @@
 
 #include "NVVMToCPU.h"
 
-#include "../CPU/HostCode.h"
+#include "../HostKernel/HostCode.h"
+#include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Target/CUDAEmu/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Support/NVIDIATarget.h"
 
@@ -53,11 +54,11 @@
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMLOWERNVVMTOCPUPASS
-#include "gpumem/Conversion/Passes.h.inc"
+#include "gpumem/Target/CUDAEmu/Passes.h.inc"
 } // namespace gpumem
 
 using namespace mlir;
-using namespace gpumem::nvvmcpu;
+using namespace gpumem::cudaemu;
 
 namespace {
 
@@ -140,7 +141,7 @@ void LowerNVVMToCPUPass::runOnOperation() {
   if (failed(checkSupported()) || failed(mapLibdeviceCalls(module)) ||
       failed(layOutSharedMemory()))
     return signalPassFailure();
-  needsFibers = gpumem::cpu::findSynchronizingFunctions(module, isSynchronizing);
+  needsFibers = gpumem::hostkernel::findSynchronizingFunctions(module, isSynchronizing);
   addContextArguments();
   for (LLVM::LLVMFuncOp kernel : kernels)
     if (coroutines && needsFibers.contains(kernel) &&
@@ -169,11 +170,11 @@ void LowerNVVMToCPUPass::runOnOperation() {
   lowerSharedAddresses();
   createKernelEntries();
   FailureOr<int32_t> checks =
-      gpumem::cpu::parseSanitizerChecks(module, sanitize);
+      gpumem::hostkernel::parseSanitizerChecks(module, sanitize);
   if (failed(checks))
     return signalPassFailure();
-  gpumem::cpu::recordSanitizerChecks(module, *checks);
-  if (failed(gpumem::cpu::emitCPUModuleDescriptor(module)))
+  gpumem::hostkernel::recordSanitizerChecks(module, *checks);
+  if (failed(gpumem::hostkernel::emitCPUModuleDescriptor(module)))
     return signalPassFailure();
   // gpumem-attach-cpu-target gives the module the host target.
   module.removeTargetsAttr();
@@ -377,8 +378,7 @@ void LowerNVVMToCPUPass::createKernelEntries() {
   MLIRContext *context = &getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto voidType = LLVM::LLVMVoidType::get(context);
-  Builder attrs(context);
-  SmallVector<Attribute> table;
+  SmallVector<gpumem::hostkernel::KernelTableEntry> table;
   // Every NVVM attribute goes: the host has no use for them, and some (the
   // kernel calling convention) the host backend cannot compile.
   auto dropNVVMAttributes = [](LLVM::LLVMFuncOp func) {
@@ -471,37 +471,25 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     auto call = LLVM::CallOp::create(builder, loc, kernel, args);
     LLVM::ReturnOp::create(builder, loc, call.getResults());
 
-    NamedAttribute fields[] = {
-        attrs.getNamedAttr("name", attrs.getStringAttr(name)),
-        attrs.getNamedAttr(coroutine ? "start_coroutine" : "run_thread",
-                           FlatSymbolRefAttr::get(context, runThreadName)),
-        attrs.getNamedAttr("shared_bytes",
-                           attrs.getI64IntegerAttr(layout.staticBytes)),
-        attrs.getNamedAttr("needs_fibers",
-                           attrs.getBoolAttr(needsFibers.contains(kernel))),
-        attrs.getNamedAttr("num_params",
-                           attrs.getI32IntegerAttr(original.getNumParams())),
-        attrs.getNamedAttr("param_bytes",
-                           attrs.getDenseI32ArrayAttr(paramBytes)),
-        attrs.getNamedAttr("chip", attrs.getStringAttr(chip)),
-        attrs.getNamedAttr(
-            "max_shared_bytes",
-            attrs.getI64IntegerAttr(int64_t(layout.maxSharedBytesPerBlock)))};
-    SmallVector<NamedAttribute> entry(std::begin(fields), std::end(fields));
+    gpumem::hostkernel::KernelTableEntry entry;
+    entry.name = name;
+    (coroutine ? entry.startCoroutine : entry.runThread) =
+        FlatSymbolRefAttr::get(context, runThreadName);
+    entry.sharedBytes = layout.staticBytes;
+    entry.needsFibers = needsFibers.contains(kernel);
+    entry.numParams = int32_t(original.getNumParams());
+    entry.paramBytes = paramBytes;
+    entry.chip = chip;
+    entry.maxSharedBytes = int64_t(layout.maxSharedBytesPerBlock);
     if (coroutine)
-      entry.push_back(attrs.getNamedAttr(
-          "resume_coroutine", FlatSymbolRefAttr::get(context, kResumeName)));
-    if (barrierOnlyKernels.contains(kernel))
-      entry.push_back(
-          attrs.getNamedAttr("barriers_only", attrs.getBoolAttr(true)));
-    if (int32_t threads = maxThreads.lookup(kernel))
-      entry.push_back(
-          attrs.getNamedAttr("max_threads", attrs.getI32IntegerAttr(threads)));
+      entry.resumeCoroutine = FlatSymbolRefAttr::get(context, kResumeName);
+    entry.barriersOnly = barrierOnlyKernels.contains(kernel);
+    entry.maxThreads = maxThreads.lookup(kernel);
     auto required = requiredSizes.find(kernel);
     if (required != requiredSizes.end())
-      entry.push_back(attrs.getNamedAttr(
-          "known_block_size", attrs.getDenseI32ArrayAttr(required->second)));
-    table.push_back(attrs.getDictionaryAttr(entry));
+      entry.knownBlockSize = {required->second[0], required->second[1],
+                              required->second[2]};
+    table.push_back(std::move(entry));
   }
   if (!coroutineKernels.empty()) {
     // resume_coroutine(handle): the coroutine ABI's resumption, which only
@@ -515,7 +503,7 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     LLVM::CoroResumeOp::create(builder, loc, resume.getArgument(0));
     LLVM::ReturnOp::create(builder, loc, ValueRange());
   }
-  module->setAttr(gpumem::cpu::kKernelTableAttr, attrs.getArrayAttr(table));
+  gpumem::hostkernel::setKernelTable(module, table);
 }
 
 } // namespace

@@ -34,7 +34,7 @@
 #include <cstddef>
 
 using namespace mlir;
-using namespace gpumem::nvvmcpu;
+using namespace gpumem::cudaemu;
 
 /// Moves every alloca of a constant size to the kernel's entry block: LLVM's
 /// coroutine frames hold only such static allocas. An alloca in a loop then
@@ -67,7 +67,7 @@ static LogicalResult hoistAllocas(LLVM::LLVMFuncOp kernel) {
   return success();
 }
 
-LogicalResult gpumem::nvvmcpu::inlineSynchronizingCalls(
+LogicalResult gpumem::cudaemu::inlineSynchronizingCalls(
     LLVM::LLVMFuncOp kernel, function_ref<bool(Operation *)> synchronizes) {
   MLIRContext *context = kernel.getContext();
   InlinerInterface interface(context);
@@ -102,7 +102,7 @@ LogicalResult gpumem::nvvmcpu::inlineSynchronizingCalls(
   return failure();
 }
 
-void gpumem::nvvmcpu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
+void gpumem::cudaemu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   Region &body = kernel.getBody();
@@ -130,8 +130,7 @@ void gpumem::nvvmcpu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
                                         builder.getI32IntegerAttr(0));
   Value id = LLVM::CoroIdOp::create(builder, loc, token, zero, null, null, null);
   Value size = LLVM::CoroSizeOp::create(builder, loc, builder.getI64Type());
-  Value memory = access.callService(
-      offsetof(GPUMemRuntimeServices, coroutineFrame), ptr, {ctx, size});
+  Value memory = access.call(GPUMEM_RUNTIME_SERVICE(coroutineFrame), {ctx, size});
   Value handle = LLVM::CoroBeginOp::create(builder, loc, ptr, id, memory);
 
   // Leaving (at a suspension): end the coroutine's part and return the
@@ -173,8 +172,7 @@ void gpumem::nvvmcpu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
   for (LLVM::ReturnOp ret : returns) {
     builder.setInsertionPoint(ret);
     ContextAccess here(builder, ret.getLoc(), ctx);
-    here.callService(offsetof(GPUMemRuntimeServices, coroutineReturned),
-                     voidType, {ctx});
+    here.call(GPUMEM_RUNTIME_SERVICE(coroutineReturned), {ctx});
     suspend(/*final=*/true, finished);
     ret.erase();
   }

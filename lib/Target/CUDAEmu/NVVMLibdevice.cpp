@@ -20,7 +20,7 @@
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
-using namespace gpumem::nvvmcpu;
+using namespace gpumem::cudaemu;
 
 namespace {
 
@@ -65,7 +65,7 @@ std::string libmCounterpart(StringRef libdevice) {
 
 } // namespace
 
-LogicalResult gpumem::nvvmcpu::mapLibdeviceCalls(gpu::GPUModuleOp module) {
+LogicalResult gpumem::cudaemu::mapLibdeviceCalls(gpu::GPUModuleOp module) {
   SymbolTable symbols(module);
   for (auto func :
        llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>())) {
@@ -105,7 +105,7 @@ LogicalResult gpumem::nvvmcpu::mapLibdeviceCalls(gpu::GPUModuleOp module) {
   return success();
 }
 
-LogicalResult gpumem::nvvmcpu::defineLibdeviceHelpers(gpu::GPUModuleOp module) {
+LogicalResult gpumem::cudaemu::defineLibdeviceHelpers(gpu::GPUModuleOp module) {
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
     StringRef name = func.getName();
     if (!func.isExternal() || !llvm::is_contained(kHelpers, name))

@@ -9,7 +9,7 @@
 
 #include "NVVMToCPU.h"
 
-#include "../CPU/HostCode.h"
+#include "../HostKernel/HostCode.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -20,7 +20,7 @@
 #include <cstddef>
 
 using namespace mlir;
-using namespace gpumem::nvvmcpu;
+using namespace gpumem::cudaemu;
 
 namespace {
 
@@ -102,9 +102,9 @@ private:
     return LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), value);
   }
   Value location() {
-    return gpumem::cpu::getStringPointer(
+    return gpumem::hostkernel::getStringPointer(
         builder, loc, op->getParentOfType<gpu::GPUModuleOp>(),
-        gpumem::cpu::formatLocation(loc));
+        gpumem::hostkernel::formatLocation(loc));
   }
   Value linearThreadId();
   Value specialRegister(StringRef name);
@@ -222,14 +222,10 @@ Value OpLowering::warpSync(int32_t warpOp, Value mask, Value value, Value b,
   } else {
     slot = LLVM::ZeroOp::create(builder, loc, ptr);
   }
-  Value result = access.callService(
-      offsetof(GPUMemRuntimeServices, warpSync), builder.getI64Type(),
-      {context, i32(warpOp), mask, value, b, c, slot, location()});
+  Value result = access.call(GPUMEM_RUNTIME_SERVICE(warpSync), {context, i32(warpOp), mask, value, b, c, slot, location()});
   if (coroutine) {
     suspendAfterLastCall();
-    result = access.callService(
-        offsetof(GPUMemRuntimeServices, warpSyncResult), builder.getI64Type(),
-        {context, slot});
+    result = access.call(GPUMEM_RUNTIME_SERVICE(warpSyncResult), {context, slot});
   }
   if (predicate) {
     Value raw = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), slot);
@@ -262,8 +258,7 @@ LogicalResult OpLowering::lower() {
     return success();
   }
   if (isa<NVVM::Barrier0Op>(op)) {
-    access.callService(offsetof(GPUMemRuntimeServices, barrier), voidType,
-                       {context, location()});
+    access.call(GPUMEM_RUNTIME_SERVICE(barrier), {context, location()});
     suspendAfterLastCall();
     op->erase();
     return success();
@@ -272,8 +267,7 @@ LogicalResult OpLowering::lower() {
     Value id = barrier.getBarrierId() ? barrier.getBarrierId() : i32(0);
     Value count =
         barrier.getNumberOfThreads() ? barrier.getNumberOfThreads() : i32(-1);
-    access.callService(offsetof(GPUMemRuntimeServices, barrierSync), voidType,
-                       {context, id, count, location()});
+    access.call(GPUMEM_RUNTIME_SERVICE(barrierSync), {context, id, count, location()});
     suspendAfterLastCall();
     op->erase();
     return success();
@@ -385,14 +379,11 @@ LogicalResult OpLowering::lower() {
     StringRef callee = call.getCallee().value_or("");
     ValueRange args = call.getArgOperands();
     if (callee == "vprintf" && args.size() == 2) {
-      replace(access.callService(offsetof(GPUMemRuntimeServices, vprintf),
-                                 builder.getI32Type(),
-                                 {context, args[0], args[1]}));
+      replace(access.call(GPUMEM_RUNTIME_SERVICE(vprintf), {context, args[0], args[1]}));
       return success();
     }
     if (callee == "__assertfail" && args.size() == 5) {
-      access.callService(offsetof(GPUMemRuntimeServices, cudaAssertFail),
-                         voidType, {context, args[0], args[1], args[2], args[3]});
+      access.call(GPUMEM_RUNTIME_SERVICE(cudaAssertFail), {context, args[0], args[1], args[2], args[3]});
       op->erase();
       return success();
     }
@@ -402,7 +393,7 @@ LogicalResult OpLowering::lower() {
 
 } // namespace
 
-int64_t gpumem::nvvmcpu::maxWarpsPerSM(StringRef chip) {
+int64_t gpumem::cudaemu::maxWarpsPerSM(StringRef chip) {
   // Resident threads per SM / 32, from NVIDIA's tables of compute
   // capabilities: 1024 on 7.5, 1536 on 8.6, 8.7, 8.9 and 12.x, 2048 else.
   if (chip.starts_with("sm_75"))
@@ -413,16 +404,16 @@ int64_t gpumem::nvvmcpu::maxWarpsPerSM(StringRef chip) {
   return 64;
 }
 
-bool gpumem::nvvmcpu::isSpecialRegister(StringRef opName) {
+bool gpumem::cudaemu::isSpecialRegister(StringRef opName) {
   return opName.starts_with(kSregPrefix) && isKnownRegister(registerName(opName));
 }
 
-bool gpumem::nvvmcpu::isSpecialRegisterIntrinsic(StringRef intrinsic) {
+bool gpumem::cudaemu::isSpecialRegisterIntrinsic(StringRef intrinsic) {
   return intrinsic.starts_with(kSregIntrinsicPrefix) &&
          isKnownRegister(registerName(intrinsic));
 }
 
-LogicalResult gpumem::nvvmcpu::lowerDeviceOp(Operation *op, Value context,
+LogicalResult gpumem::cudaemu::lowerDeviceOp(Operation *op, Value context,
                                              const SharedLayout &layout,
                                              Waiting waiting) {
   return OpLowering(op, context, layout, waiting).lower();

@@ -4,18 +4,18 @@
 // context, and the per-op and libdevice lowerings.
 //===----------------------------------------------------------------------===//
 
-#ifndef GPUMEM_LIB_CONVERSION_NVVMTOCPU_NVVMTOCPU_H
-#define GPUMEM_LIB_CONVERSION_NVVMTOCPU_NVVMTOCPU_H
+#ifndef GPUMEM_LIB_TARGET_CUDAEMU_NVVMTOCPU_H
+#define GPUMEM_LIB_TARGET_CUDAEMU_NVVMTOCPU_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
-#include "../CPU/HostCode.h"
+#include "../HostKernel/HostCode.h"
 
 #include <cstdint>
 
-namespace gpumem::nvvmcpu {
+namespace gpumem::cudaemu {
 
 /// NVPTX's address spaces.
 constexpr unsigned kSharedAddressSpace = 3;
@@ -41,7 +41,7 @@ bool isSpecialRegister(llvm::StringRef opName);
 bool isSpecialRegisterIntrinsic(llvm::StringRef intrinsic);
 
 /// The thread context accesses the GPU-to-CPU lowering uses too.
-using ContextAccess = gpumem::cpu::ContextAccess;
+using ContextAccess = gpumem::hostkernel::ContextAccess;
 
 /// How a function's barriers and warp operations wait for other threads.
 enum class Waiting {
@@ -89,6 +89,6 @@ mlir::LogicalResult mapLibdeviceCalls(mlir::gpu::GPUModuleOp module);
 /// (rsqrt, powi); called once the context arguments are in place.
 mlir::LogicalResult defineLibdeviceHelpers(mlir::gpu::GPUModuleOp module);
 
-} // namespace gpumem::nvvmcpu
+} // namespace gpumem::cudaemu
 
-#endif // GPUMEM_LIB_CONVERSION_NVVMTOCPU_NVVMTOCPU_H
+#endif // GPUMEM_LIB_TARGET_CUDAEMU_NVVMTOCPU_H

@@ -14,9 +14,10 @@
 // owns. (gpumem-lower-nvvm-to-cpu records the checks in the kernel table.)
 //===----------------------------------------------------------------------===//
 
-#include "../CPU/HostCode.h"
+#include "../HostKernel/HostCode.h"
+#include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Conversion/Passes.h"
+#include "gpumem/Target/CUDAEmu/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,7 +30,7 @@
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMSANITIZENVVMACCESSESPASS
-#include "gpumem/Conversion/Passes.h.inc"
+#include "gpumem/Target/CUDAEmu/Passes.h.inc"
 } // namespace gpumem
 
 using namespace mlir;
@@ -37,8 +38,6 @@ using namespace gpumem;
 
 namespace {
 
-constexpr int64_t kServiceAddressAccess =
-    offsetof(GPUMemRuntimeServices, addressAccess);
 
 /// The address, the type of the value and the GPUMemSharedAccess kind of a
 /// memory access; a null address for other ops.
@@ -84,7 +83,7 @@ struct SanitizeNVVMAccessesPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    FailureOr<int32_t> parsed = cpu::parseSanitizerChecks(module, checks);
+    FailureOr<int32_t> parsed = hostkernel::parseSanitizerChecks(module, checks);
     if (failed(parsed))
       return signalPassFailure();
     int32_t flags =
@@ -138,13 +137,11 @@ struct SanitizeNVVMAccessesPass
     Value size = LLVM::ConstantOp::create(builder, loc, i64, bytes);
     Value kind = LLVM::ConstantOp::create(builder, loc, i32,
                                           int64_t(access.kind | flags));
-    Value whatString = cpu::getStringPointer(builder, loc, module, what);
+    Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
     Value where =
-        cpu::getStringPointer(builder, loc, module, cpu::formatLocation(loc));
-    cpu::ContextAccess(builder, loc, context)
-        .callService(kServiceAddressAccess,
-                     LLVM::LLVMVoidType::get(builder.getContext()),
-                     {context, access.address, size, kind, whatString, where});
+        hostkernel::getStringPointer(builder, loc, module, hostkernel::formatLocation(loc));
+    hostkernel::ContextAccess(builder, loc, context)
+        .call(GPUMEM_RUNTIME_SERVICE(addressAccess), {context, access.address, size, kind, whatString, where});
   }
 };
 

@@ -1,8 +1,9 @@
 //===----------------------------------------------------------------------===//
 // Lowering of the gpumem dialect's managed memory ops to LLVM: calls of the
-// runtime ABI both gpumem runtimes export (mgpuMemAlloc, gpumemMemPrefetch,
-// gpumemMemAdvise, and mgpuStream*/mgpuEvent* for ordering). The dialect
-// registers these patterns through ConvertToLLVMPatternInterface, so
+// runtime ABI every gpumem runtime exports (mgpuMemAlloc, gpumemMemPrefetch,
+// gpumemMemAdvise, and mgpuStream*/mgpuEvent* for ordering). A registry
+// extension attaches these patterns as the dialect's
+// ConvertToLLVMPatternInterface, so
 // upstream's gpu-to-llvm (which both gpumem pipelines run on host code) and
 // convert-to-llvm lower the ops without a pass of their own.
 //===----------------------------------------------------------------------===//
@@ -12,13 +13,12 @@
 
 namespace mlir {
 class ConversionTarget;
+class DialectRegistry;
 class LLVMTypeConverter;
 class RewritePatternSet;
 } // namespace mlir
 
 namespace gpumem {
-
-class GPUMemDialect;
 
 /// Patterns lowering gpumem.alloc_managed, gpumem.prefetch and
 /// gpumem.advise to runtime calls. They expect gpu.async.token values to be
@@ -32,9 +32,9 @@ void populateGPUMemToLLVMConversionTarget(mlir::ConversionTarget &target,
                                           mlir::LLVMTypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
 
-/// Attaches the ConvertToLLVMPatternInterface to `dialect` (called by
-/// GPUMemDialect::initialize).
-void addGPUMemToLLVMInterface(GPUMemDialect &dialect);
+/// Attaches the ConvertToLLVMPatternInterface to the gpumem dialect in every
+/// context `registry` is appended to (the dialect promises it).
+void registerConvertGPUMemToLLVMInterface(mlir::DialectRegistry &registry);
 
 } // namespace gpumem
 

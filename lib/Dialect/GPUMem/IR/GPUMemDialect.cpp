@@ -4,12 +4,14 @@
 // code; alloc_managed results are global memory with the identity layout;
 // prefetch and advise take any memref but workgroup or private memory. The
 // ops lower to LLVM inside gpu-to-llvm (and convert-to-llvm) through the
-// ConvertToLLVMPatternInterface added here (GPUMemToLLVM.h).
+// ConvertToLLVMPatternInterface, and the target attributes serialize through
+// gpu::TargetAttrInterface: both are promised here and attached by registry
+// extensions (GPUMemToLLVM.h, gpumem/Target/<T>/Target.h).
 //===----------------------------------------------------------------------===//
 
-#include "gpumem/Conversion/GPUMemToLLVM/GPUMemToLLVM.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 
@@ -34,7 +36,9 @@ void GPUMemDialect::initialize() {
 #define GET_OP_LIST
 #include "gpumem/Dialect/GPUMem/IR/GPUMemOps.cpp.inc"
       >();
-  addGPUMemToLLVMInterface(*this);
+  declarePromisedInterface<ConvertToLLVMPatternInterface, GPUMemDialect>();
+  declarePromisedInterfaces<gpu::TargetAttrInterface, CPUTargetAttr,
+                            VulkanTargetAttr>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,8 +22,7 @@ def GPUMem_Dialect : Dialect {
 }
 
 def GPUMem_CPUTargetAttr
-    : AttrDef<GPUMem_Dialect, "CPUTarget",
-              [DeclareAttrInterfaceMethods<GPUTargetAttrInterface>]> {
+    : AttrDef<GPUMem_Dialect, "CPUTarget"> {
   let mnemonic = "cpu";
   let summary = "Runs a gpu.module's kernels on host CPU cores";
   let description = [{
@@ -50,8 +49,7 @@ def GPUMem_CPUTargetAttr
 }
 
 def GPUMem_VulkanTargetAttr
-    : AttrDef<GPUMem_Dialect, "VulkanTarget",
-              [DeclareAttrInterfaceMethods<GPUTargetAttrInterface>]> {
+    : AttrDef<GPUMem_Dialect, "VulkanTarget"> {
   let mnemonic = "vulkan";
   let summary = "Runs a gpu.module's kernels as Vulkan compute shaders";
   let description = [{

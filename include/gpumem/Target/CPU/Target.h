@@ -1,0 +1,22 @@
+//===----------------------------------------------------------------------===//
+// The #gpumem.cpu target attribute's serialization (gpu::TargetAttrInterface),
+// attached to the attribute as an external model, as upstream attaches
+// #nvvm.target's in mlir/Target/LLVM/NVVM/Target.h.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_TARGET_CPU_TARGET_H
+#define GPUMEM_TARGET_CPU_TARGET_H
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace gpumem {
+
+/// Makes #gpumem.cpu serialize gpu.modules in every context `registry` is
+/// appended to.
+void registerCPUTargetInterfaceExternalModels(mlir::DialectRegistry &registry);
+
+} // namespace gpumem
+
+#endif // GPUMEM_TARGET_CPU_TARGET_H

@@ -1,0 +1,22 @@
+//===----------------------------------------------------------------------===//
+// Declarations and registration of the cuda-emu target's passes (see Passes.td).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_TARGET_CUDAEMU_PASSES_H
+#define GPUMEM_TARGET_CUDAEMU_PASSES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace gpumem {
+
+#define GEN_PASS_DECL
+#include "gpumem/Target/CUDAEmu/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "gpumem/Target/CUDAEmu/Passes.h.inc"
+
+} // namespace gpumem
+
+#endif // GPUMEM_TARGET_CUDAEMU_PASSES_H

@@ -1,0 +1,171 @@
+//===----------------------------------------------------------------------===//
+// gpumem-attach-nvvm-target: validate chip, PTX version and output format
+// against gpumem's chip table, LLVM's NVPTX backend and the installed ptxas,
+// then attach `#nvvm.target` to every gpu.module that has none.
+//
+// The checks run once per module before any attribute is attached, so a bad
+// combination is one located error instead of an `LLVM ERROR` in the NVPTX
+// backend or a failing ptxas later in the pipeline.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Support/NVIDIATarget.h"
+#include "gpumem/Target/CUDA/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMATTACHNVVMTARGETPASS
+#include "gpumem/Target/CUDA/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+using namespace gpumem;
+
+namespace {
+
+struct AttachNVVMTargetPass
+    : gpumem::impl::GPUMemAttachNVVMTargetPassBase<AttachNVVMTargetPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  /// The feature string to attach, or failure after a diagnostic.
+  FailureOr<std::string> checkTarget(ModuleOp module);
+};
+
+FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
+  Location loc = module.getLoc();
+  const NVIDIAChip *target = lookupNVIDIAChip(chip);
+  if (!target)
+    return emitError(loc) << "unknown NVIDIA chip '" << chip
+                          << "'; gpumem knows " << listNVIDIAChips();
+  if (optLevel > 3)
+    return emitError(loc) << "opt-level " << optLevel.getValue()
+                          << " is out of range; expected 0 to 3";
+
+  bool malformed = false;
+  std::optional<Version10> ptx = parsePtxFeature(features, malformed);
+  if (malformed)
+    return emitError(loc) << "malformed PTX feature in '" << features
+                          << "'; expected +ptxNN, for example +ptx80";
+  std::string result = features;
+  if (!ptx) {
+    ptx = target->minPtx;
+    result = (result.empty() ? "" : result + ",") + "+ptx" +
+             std::to_string(*ptx);
+  }
+  if (*ptx < target->minPtx)
+    return emitError(loc) << "PTX " << formatVersion(*ptx)
+                          << " cannot target " << chip << ", which needs PTX "
+                          << formatVersion(target->minPtx) << " or later";
+  if (*ptx > kLLVMMaxPtx)
+    return emitError(loc) << "PTX " << formatVersion(*ptx)
+                          << " is newer than LLVM 22 emits (at most PTX "
+                          << formatVersion(kLLVMMaxPtx) << ")";
+
+  if (format == "isa")
+    return result;
+  if (format != "bin" && format != "fatbin")
+    return emitError(loc) << "unknown output format '" << format
+                          << "'; expected isa, bin or fatbin";
+  std::optional<CudaToolkit> toolkitFound = findCudaToolkit(toolkit);
+  if (!toolkitFound)
+    return emitError(loc) << "format=" << format
+                          << " needs ptxas, which was not found"
+                          << (toolkit.empty() ? std::string(
+                                                    " in $CUDA_HOME, "
+                                                    "$CUDA_PATH, "
+                                                    "/usr/local/cuda or $PATH")
+                                              : " in " + toolkit + "/bin")
+                          << "; use format=isa to let the driver compile PTX";
+  Version10 release = toolkitFound->release;
+  if (release < target->firstCuda ||
+      (target->droppedInCuda && release >= target->droppedInCuda))
+    return emitError(loc) << "ptxas of CUDA " << formatVersion(release)
+                          << " does not compile for " << chip
+                          << "; use format=isa or another toolkit";
+  if (*ptx > getMaxPtxForCuda(release))
+    return emitError(loc) << "ptxas of CUDA " << formatVersion(release)
+                          << " accepts PTX up to "
+                          << formatVersion(getMaxPtxForCuda(release))
+                          << ", not " << formatVersion(*ptx);
+  if (format == "fatbin") {
+    llvm::SmallString<128> fatbinary(toolkitFound->root);
+    llvm::sys::path::append(fatbinary, "bin", "fatbinary");
+    if (!llvm::sys::fs::can_execute(fatbinary))
+      return emitError(loc) << "format=fatbin needs " << fatbinary
+                            << ", which was not found";
+  }
+  return result;
+}
+
+/// Address spaces NVPTX knows: generic 0, global 1, shared 3, constant 4,
+/// local 5, shared::cluster 7; variables live in 1, 3 or 4 (or 0, which
+/// NVPTX puts in global memory). Any other reaches NVPTX's
+/// `LLVM ERROR: Bad address space`, so it is a located error here.
+static LogicalResult checkAddressSpaces(ModuleOp module) {
+  auto describe = [](int64_t space) {
+    return space < 0 ? std::string("that is not a number")
+                     : std::to_string(space);
+  };
+  WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
+    return gpuModule.walk([&](Operation *op) -> WalkResult {
+      int64_t variable = -2;
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        variable =
+            gpumem::getAddressSpaceNumber(global.getType().getMemorySpace());
+      else if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+        variable = global.getAddrSpace();
+      if (variable != -2 && !llvm::is_contained({0, 1, 3, 4}, variable))
+        return op->emitOpError()
+               << "is a variable in memory space " << describe(variable)
+               << ", which NVIDIA GPUs do not have for variables (global 1, "
+                  "shared 3, constant 4)";
+      for (Type type : op->getResultTypes()) {
+        int64_t space = -2;
+        if (auto memref = dyn_cast<BaseMemRefType>(type))
+          space = gpumem::getAddressSpaceNumber(memref.getMemorySpace());
+        else if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
+          space = ptr.getAddressSpace();
+        if (space != -2 && !llvm::is_contained({0, 1, 3, 4, 5, 7}, space))
+          return op->emitOpError()
+                 << "uses memory space " << describe(space)
+                 << ", which NVIDIA GPUs do not have (generic 0, global 1, "
+                    "shared 3, constant 4, local 5, shared::cluster 7)";
+      }
+      return WalkResult::advance();
+    });
+  });
+  return failure(result.wasInterrupted());
+}
+
+void AttachNVVMTargetPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<std::string> checkedFeatures = checkTarget(module);
+  if (failed(checkedFeatures))
+    return signalPassFailure();
+
+  if (failed(checkAddressSpaces(module)))
+    return signalPassFailure();
+  auto target =
+      NVVM::NVVMTargetAttr::get(&getContext(), optLevel, "nvptx64-nvidia-cuda",
+                                chip, *checkedFeatures);
+  module.walk([&](gpu::GPUModuleOp gpuModule) {
+    SmallVector<Attribute> targets;
+    if (ArrayAttr existing = gpuModule.getTargetsAttr())
+      llvm::append_range(targets, existing.getValue());
+    if (llvm::any_of(targets, llvm::IsaPred<NVVM::NVVMTargetAttr>))
+      return;
+    targets.push_back(target);
+    gpuModule.setTargetsAttr(ArrayAttr::get(&getContext(), targets));
+  });
+}
+
+} // namespace

@@ -1,0 +1,142 @@
+//===----------------------------------------------------------------------===//
+// gpumem-attach-vulkan-target: every gpu.module without a target gets
+// #gpumem.vulkan and the spirv.target_env upstream's SPIR-V conversions read
+// (version, capabilities, extensions, limits), built from the options.
+// Index constants and scf.index_switch cases in its kernels must fit the
+// shaders' 32-bit index: upstream's conversion fails on one that does not,
+// without a location once greedy rewrites have moved the constant.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Target/Vulkan/Passes.h"
+#include "gpumem/Target/Vulkan/Target.h"
+#include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Runtime/Limits.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMATTACHVULKANTARGETPASS
+#include "gpumem/Target/Vulkan/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+
+namespace {
+
+/// What a Vulkan 1.1 compute device with 64-bit types, 8-bit integers and
+/// subgroup operations offers; spirv-update-vce keeps what a module uses,
+/// and the runtime refuses a module that needs what its device lacks.
+constexpr const char *kCapabilities =
+    "Shader, Int64, Float64, Int16, Int8, StorageBuffer8BitAccess, "
+    "GroupNonUniform, GroupNonUniformVote, "
+    "GroupNonUniformBallot, GroupNonUniformShuffle, "
+    "GroupNonUniformShuffleRelative, GroupNonUniformArithmetic";
+constexpr const char *kExtensions =
+    "SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage";
+
+/// Reports each index constant and scf.index_switch case in `module` whose
+/// value the shaders' 32-bit index cannot hold (upstream's conversion takes
+/// a value that fits 32 bits unsigned or signed); returns whether there was
+/// one.
+bool checkIndexConstants(gpu::GPUModuleOp module) {
+  bool failed = false;
+  module.walk([&](Operation *op) {
+    SmallVector<APInt> values;
+    StringRef what = "index value";
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (!getElementTypeOrSelf(constant.getType()).isIndex())
+        return;
+      if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
+        values.push_back(integer.getValue());
+      else if (auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue()))
+        llvm::append_range(values, dense.getValues<APInt>());
+    } else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op)) {
+      what = "case";
+      for (int64_t value : indexSwitch.getCases())
+        values.push_back(APInt(64, value, /*isSigned=*/true));
+    }
+    for (const APInt &value : values) {
+      if (value.isIntN(32) || value.isSignedIntN(32))
+        continue;
+      op->emitOpError() << "has " << what << " " << value.getSExtValue()
+                        << ", which does not fit the 32-bit index of a "
+                           "vulkan shader";
+      failed = true;
+      return;
+    }
+  });
+  return failed;
+}
+
+struct AttachVulkanTargetPass
+    : gpumem::impl::GPUMemAttachVulkanTargetPassBase<AttachVulkanTargetPass> {
+  using Base::Base;
+
+  /// The attribute this pass attaches serializes through an external model:
+  /// every pipeline that attaches it can also serialize it.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    gpumem::registerVulkanTargetInterfaceExternalModels(registry);
+  }
+
+  void runOnOperation() override {
+    static const char *versions[] = {"1.0", "1.1", "1.2",
+                                     "1.3", "1.4", "1.5", "1.6"};
+    if (!llvm::is_contained(versions, StringRef(spirvVersion))) {
+      emitError(getOperation().getLoc())
+          << "unknown spirv-version '" << spirvVersion.getValue()
+          << "'; expected 1.0 to 1.6";
+      return signalPassFailure();
+    }
+    if (subgroupSize == 0 || (subgroupSize & (subgroupSize - 1)) ||
+        subgroupSize > 128) {
+      emitError(getOperation().getLoc())
+          << "subgroup-size " << subgroupSize.getValue()
+          << " is not a power of two from 1 to 128";
+      return signalPassFailure();
+    }
+    if (maxSharedMemory < 16384) {
+      emitError(getOperation().getLoc())
+          << "max-shared-memory " << maxSharedMemory.getValue()
+          << " is below Vulkan's minimum of 16384 bytes";
+      return signalPassFailure();
+    }
+    std::string text = llvm::formatv(
+        "#spirv.target_env<#spirv.vce<v{0}, [{1}], [{2}]>, api=Vulkan, "
+        "#spirv.resource_limits<max_compute_shared_memory_size = {3}, "
+        "max_compute_workgroup_invocations = {5}, "
+        "max_compute_workgroup_size = [{6}, {7}, {8}], "
+        "subgroup_size = {4}>>",
+        spirvVersion.getValue(), kCapabilities, kExtensions,
+        maxSharedMemory.getValue(), subgroupSize.getValue(),
+        GPUMEM_MAX_THREADS_PER_BLOCK, GPUMEM_MAX_BLOCK_DIM_X,
+        GPUMEM_MAX_BLOCK_DIM_Y, GPUMEM_MAX_BLOCK_DIM_Z);
+    Attribute targetEnv = parseAttribute(text, &getContext());
+    if (!targetEnv) {
+      emitError(getOperation().getLoc())
+          << "cannot build the SPIR-V target environment " << text;
+      return signalPassFailure();
+    }
+    auto target = gpumem::VulkanTargetAttr::get(&getContext());
+    bool failed = false;
+    getOperation().walk([&](gpu::GPUModuleOp module) {
+      ArrayAttr targets = module.getTargetsAttr();
+      if (targets && !targets.empty())
+        return;
+      module.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
+      module->setAttr(spirv::getTargetEnvAttrName(), targetEnv);
+      failed |= checkIndexConstants(module);
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace
