@@ -2,11 +2,12 @@
 # Runs every program of scripts/gpu-programs.sh with gpumem-run on each of
 # the given targets and compares the (normalized) outputs with the first
 # target's. Needs MLIR; the cuda target needs a CUDA device on the same
-# machine. test/Integration/CUDA runs it for cpu and cuda,
-# test/Integration/CUDAEmu for cpu and cuda-emu, test/Integration/Vulkan for
-# cpu and vulkan. A program a target lists in
-# test/Integration/<Target>/unsupported.txt is reported as skipped there,
-# and fails the run once it matches.
+# machine. test/Target/CUDA/Integration runs it for cpu and cuda,
+# test/Target/CUDAEmu/Integration for cpu and cuda-emu,
+# test/Target/Vulkan/Integration for cpu and vulkan, over the programs of
+# test/Programs. A program a target lists in
+# test/Target/<Target>/Integration/unsupported.txt is reported as skipped
+# there, and fails the run once it matches.
 # A target written cpu+sanitize runs with --sanitize (test/Sanitizer).
 #   scripts/compare-targets.sh [build-dir] [target...]   (default: cpu cuda)
 set -uo pipefail

@@ -9,7 +9,7 @@
 gpu_programs() {
   local root=$1
   ls "$root"/examples/*.mlir
-  for f in "$root"/test/Integration/CPU/*.mlir; do
+  for f in "$root"/test/Programs/*.mlir; do
     grep -q '^// RUN: not ' "$f" && continue
     grep -q '^// XFAIL:' "$f" && continue
     echo "$f"
@@ -17,10 +17,19 @@ gpu_programs() {
 }
 
 # Why `target` does not run `program` (a path under the repository) with
-# the cpu target's output yet, from test/Integration/<Target>/unsupported.txt;
-# nothing when it does.
+# the cpu target's output yet, from test/Target/<Target>/Integration/unsupported.txt
+# (<Target> the target's folder: CPU, CUDA, CUDAEmu, Vulkan); nothing when
+# it does.
 unsupported_reason() { # root target program
-  local list="$1/test/Integration/${2^}/unsupported.txt"
+  local folder
+  case $2 in
+    cpu) folder=CPU ;;
+    cuda) folder=CUDA ;;
+    cuda-emu) folder=CUDAEmu ;;
+    vulkan) folder=Vulkan ;;
+    *) return 0 ;;
+  esac
+  local list="$1/test/Target/$folder/Integration/unsupported.txt"
   [ -f "$list" ] || return 0
   awk -v name="${3#$1/}" '$1 == name { $1 = ""; sub(/^ +/, ""); print }' "$list"
 }

@@ -10,7 +10,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
-tests=$root/test/Integration/CPU
+tests=$root/test/Programs
 . "$root/scripts/gpu-programs.sh"
 
 # pass: the programs that must notice it missing.

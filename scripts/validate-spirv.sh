@@ -4,7 +4,7 @@
 # its target environment: SPIR-V 1.3 for Vulkan 1.1 (the pipeline's
 # default), or the SPIR-V version given, for the Vulkan version that
 # introduced it (1.4: vulkan1.1spv1.4, 1.5: vulkan1.2, 1.6: vulkan1.3).
-# Programs that do not compile for vulkan yet (test/Integration/Vulkan/
+# Programs that do not compile for vulkan yet (test/Target/Vulkan/Integration/
 # unsupported.txt says why) are skipped. Prints "valid" or "INVALID" per
 # module and exits 1 when one is invalid.
 #   scripts/validate-spirv.sh [build-dir] [spirv-version]

@@ -392,7 +392,7 @@ module attributes {gpu.container_module} {
 
 // One value yielded for two per-thread carried values: each would need it
 // in its own array, which fission does not do; the kernel keeps fibers
-// (test/Integration/CPU/barrier-loop-yields-one-value-twice.mlir runs one).
+// (test/Programs/barrier-loop-yields-one-value-twice.mlir runs one).
 
 // CHECK-LABEL: gpu.module @yielded_twice
 // CHECK-SAME: name = "k", needs_fibers = true
