@@ -17,22 +17,25 @@
 //     and two wrappers that unpack mgpuLaunchKernel's `params`:
 //     `__gpumem_run_thread_K` and, for kernels without fibers,
 //     `__gpumem_run_blocks_K`, which loops over a range of blocks and over
-//     each block's threads. A kernel with block-uniform barriers gets a
+//     each block's threads (LaunchWrappers.cpp). A kernel with block-uniform barriers gets a
 //     barrier-free block-wide copy (BarrierFission.cpp) that its run_blocks
 //     calls instead of fibers. K stays behind as an empty stub with its
 //     signature: host gpu.launch_func ops verify against it. A kernel that may
 //     reach a cf.assert gets neither run_blocks nor the block-wide copy: a
 //     thread that fails an assert stops alone, so its threads run one by one.
-//  5. GPU ops become context loads and runtime service calls: ids and dims,
-//     lane and subgroup ids, barrier, shuffle, printf (libc's),
-//     dynamic shared memory, workgroup globals, cf.assert (a call of
-//     assertFail with the file, line and function CUDA's message names).
+//  5. GPU ops become context loads and runtime service calls, one rewrite
+//     pattern per op (GPUToCPUServices.cpp): ids and dims, lane and
+//     subgroup ids, barrier, shuffle, printf (libc's), dynamic shared
+//     memory, workgroup globals, cf.assert (a call of assertFail with the
+//     file, line and function CUDA's message names).
 // The kernel table is left on the gpu.module for gpumem-finalize-cpu-module.
 //===----------------------------------------------------------------------===//
 
 #include "BarrierFission.h"
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
+#include "GPUToCPUServices.h"
+#include "LaunchWrappers.h"
 
 #include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
@@ -65,65 +68,6 @@ using namespace gpumem;
 
 namespace {
 
-constexpr int64_t kContextThreadId = offsetof(GPUMemThreadContext, threadId);
-constexpr int64_t kContextBlockId = offsetof(GPUMemThreadContext, blockId);
-constexpr int64_t kContextBlockDim = offsetof(GPUMemThreadContext, blockDim);
-constexpr int64_t kContextGridDim = offsetof(GPUMemThreadContext, gridDim);
-constexpr int64_t kContextShared = offsetof(GPUMemThreadContext, sharedMemory);
-constexpr int64_t kContextDynamicShared =
-    offsetof(GPUMemThreadContext, dynamicSharedMemory);
-constexpr int64_t kContextDynamicSharedBytes =
-    offsetof(GPUMemThreadContext, dynamicSharedBytes);
-
-/// Accesses to a thread context, with the ids and sizes as indices.
-class ContextAccess : public hostkernel::ContextAccess {
-public:
-  using hostkernel::ContextAccess::ContextAccess;
-
-  /// An i64 field of the context as an index.
-  Value loadIndex(int64_t offset) {
-    Value value = load(context, offset, builder.getI64Type());
-    return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
-                                      value);
-  }
-  Value dimension(int64_t fieldOffset, gpu::Dimension dim) {
-    return loadIndex(fieldOffset + 8 * static_cast<int64_t>(dim));
-  }
-  /// x + y * dimX + z * dimX * dimY of the thread within its block.
-  Value linearThreadId() {
-    Value x = dimension(kContextThreadId, gpu::Dimension::x);
-    Value y = dimension(kContextThreadId, gpu::Dimension::y);
-    Value z = dimension(kContextThreadId, gpu::Dimension::z);
-    Value dimX = dimension(kContextBlockDim, gpu::Dimension::x);
-    Value dimY = dimension(kContextBlockDim, gpu::Dimension::y);
-    Value zy = arith::AddIOp::create(
-        builder, loc, arith::MulIOp::create(builder, loc, z, dimY), y);
-    return arith::AddIOp::create(
-        builder, loc, arith::MulIOp::create(builder, loc, zy, dimX), x);
-  }
-  Value threadsPerBlock() {
-    Value dimX = dimension(kContextBlockDim, gpu::Dimension::x);
-    Value dimY = dimension(kContextBlockDim, gpu::Dimension::y);
-    Value dimZ = dimension(kContextBlockDim, gpu::Dimension::z);
-    return arith::MulIOp::create(
-        builder, loc, arith::MulIOp::create(builder, loc, dimX, dimY), dimZ);
-  }
-};
-
-static int32_t abiShuffleMode(gpu::ShuffleMode mode) {
-  switch (mode) {
-  case gpu::ShuffleMode::XOR:
-    return GPUMEM_SHUFFLE_XOR;
-  case gpu::ShuffleMode::UP:
-    return GPUMEM_SHUFFLE_UP;
-  case gpu::ShuffleMode::DOWN:
-    return GPUMEM_SHUFFLE_DOWN;
-  case gpu::ShuffleMode::IDX:
-    return GPUMEM_SHUFFLE_IDX;
-  }
-  llvm_unreachable("unknown shuffle mode");
-}
-
 /// The rewrite of one gpu.module, with the state it builds up.
 class ABILowering {
 public:
@@ -137,19 +81,8 @@ private:
   LogicalResult lowerKernel(gpu::GPUFuncOp kernel);
   LogicalResult lowerDeviceGPUFunc(gpu::GPUFuncOp func);
   void addContextArguments();
-  LogicalResult lowerGPUOps(FunctionOpInterface func);
-  void createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
-                      func::FuncOp blockImpl, int64_t sharedBytes,
-                      bool needsFibers, bool mayAssert);
-  /// Unpacks mgpuLaunchKernel's params into values of `types`; counts them.
-  SmallVector<Value> unpackParams(OpBuilder &builder, Location loc,
-                                  Value params, TypeRange types,
-                                  int64_t &numParams);
-  /// The bytes each param that unpackParams reads points to.
-  SmallVector<int32_t> paramBytes(Operation *kernel, TypeRange types);
-  /// A memref of `type` viewing `bytes` at `offset` of the block's arena.
-  Value arenaView(OpBuilder &builder, Location loc, Value context,
-                  MemRefType type, int64_t offset);
+  /// GPU ops in the functions with a context (GPUToCPUServices.h).
+  LogicalResult lowerGPUOps();
 
   gpu::GPUModuleOp gpuModule;
   MLIRContext *context;
@@ -190,9 +123,8 @@ LogicalResult ABILowering::run() {
       return failure();
   addContextArguments();
 
-  for (auto func : gpuModule.getOps<func::FuncOp>())
-    if (!func.isExternal() && failed(lowerGPUOps(func)))
-      return failure();
+  if (failed(lowerGPUOps()))
+    return failure();
 
   // Workgroup globals now live in the arena.
   for (auto global :
@@ -244,17 +176,6 @@ LogicalResult ABILowering::layOutModuleGlobals() {
     moduleArenaBytes += getWorkgroupBufferBytes(type, layout);
   }
   return success();
-}
-
-Value ABILowering::arenaView(OpBuilder &builder, Location loc,
-                                      Value context, MemRefType type,
-                                      int64_t offset) {
-  ContextAccess access(builder, loc, context);
-  Value base = access.address(access.loadPointer(kContextShared), offset);
-  Value descriptor =
-      MemRefDescriptor::fromStaticShape(builder, loc, *converter, type, base);
-  return UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
-      .getResult(0);
 }
 
 LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
@@ -331,7 +252,8 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
       auto memref = cast<MemRefType>(arg.getType());
       if (i < numWorkgroup)
         arg.replaceAllUsesWith(
-            arenaView(builder, arg.getLoc(), context, memref, offsets[i]));
+            cpu::arenaView(builder, arg.getLoc(), context, memref, offsets[i],
+                           *converter));
       else
         arg.replaceAllUsesWith(
             memref::AllocaOp::create(builder, arg.getLoc(), memref));
@@ -371,9 +293,10 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   if (fibers)
     needsFibers.insert(impl);
   // Dynamic shared memory follows, aligned as the module needs it.
-  createWrappers(kernel, impl, blockImpl,
-                 llvm::alignTo(arenaBytes, getDynamicSharedAlignment(gpuModule)),
-                 fibers, asserts);
+  kernelTable.push_back(cpu::createLaunchWrappers(
+      kernel, impl, blockImpl,
+      llvm::alignTo(arenaBytes, getDynamicSharedAlignment(gpuModule)), fibers,
+      asserts, *converter, wrappers));
   return success();
 }
 
@@ -422,367 +345,17 @@ void ABILowering::addContextArguments() {
   });
 }
 
-LogicalResult ABILowering::lowerGPUOps(FunctionOpInterface func) {
-  if (wrappers.contains(func))
-    return success();
-  auto ptr = LLVM::LLVMPointerType::get(context);
-  auto i32 = IntegerType::get(context, 32);
-  auto i64 = IntegerType::get(context, 64);
-  auto voidType = LLVM::LLVMVoidType::get(context);
-  Value contextArg = func.getArguments().back();
-  SymbolTable symbols(gpuModule);
-
-  SmallVector<Operation *> ops;
-  func->walk([&](Operation *op) { ops.push_back(op); });
-  for (Operation *op : ops) {
-    OpBuilder builder(op);
-    Location loc = op->getLoc();
-    ContextAccess access(builder, loc, contextArg);
-    auto replace = [&](Value value) {
-      op->getResult(0).replaceAllUsesWith(value);
-      op->erase();
-    };
-    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-      replace(access.dimension(kContextThreadId, id.getDimension()));
-    } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-      replace(access.dimension(kContextBlockId, id.getDimension()));
-    } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
-      auto known = knownBlockSizes.find(func);
-      if (known != knownBlockSizes.end())
-        replace(arith::ConstantIndexOp::create(
-            builder, loc, known->second[size_t(dim.getDimension())]));
-      else
-        replace(access.dimension(kContextBlockDim, dim.getDimension()));
-    } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
-      replace(access.dimension(kContextGridDim, dim.getDimension()));
-    } else if (auto id = dyn_cast<gpu::GlobalIdOp>(op)) {
-      Value block = access.dimension(kContextBlockId, id.getDimension());
-      Value size = access.dimension(kContextBlockDim, id.getDimension());
-      Value thread = access.dimension(kContextThreadId, id.getDimension());
-      replace(arith::AddIOp::create(
-          builder, loc, arith::MulIOp::create(builder, loc, block, size),
-          thread));
-    } else if (isa<gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::NumSubgroupsOp,
-                   gpu::SubgroupSizeOp>(op)) {
-      Value warp = arith::ConstantIndexOp::create(builder, loc, GPUMEM_WARP_SIZE);
-      Value result = warp;
-      if (isa<gpu::LaneIdOp>(op))
-        result = arith::RemUIOp::create(builder, loc, access.linearThreadId(), warp);
-      else if (isa<gpu::SubgroupIdOp>(op))
-        result = arith::DivUIOp::create(builder, loc, access.linearThreadId(), warp);
-      else if (isa<gpu::NumSubgroupsOp>(op))
-        result = arith::CeilDivUIOp::create(builder, loc,
-                                            access.threadsPerBlock(), warp);
-      replace(result);
-    } else if (isa<gpu::BarrierOp>(op)) {
-      Value where = hostkernel::getStringPointer(builder, loc, gpuModule,
-                                          hostkernel::formatLocation(loc));
-      access.call(GPUMEM_RUNTIME_SERVICE(barrier), {contextArg, where});
-      op->erase();
-    } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
-      Type type = shuffle.getValue().getType();
-      unsigned width = type.getIntOrFloatBitWidth();
-      if (width > 64)
-        return shuffle.emitOpError() << "of " << type
-                                     << " is not supported by the cpu target";
-      Value bits = shuffle.getValue();
-      auto intType = IntegerType::get(context, width);
-      if (isa<FloatType>(type))
-        bits = arith::BitcastOp::create(builder, loc, intType, bits);
-      if (width < 64)
-        bits = arith::ExtUIOp::create(builder, loc, i64, bits);
-      Value validSlot;
-      {
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPointToStart(&func.getFunctionBody().front());
-        Value one = LLVM::ConstantOp::create(builder, loc, i64, 1);
-        validSlot = LLVM::AllocaOp::create(builder, loc, ptr, i32, one);
-      }
-      Value mode = LLVM::ConstantOp::create(builder, loc, i32,
-                                            abiShuffleMode(shuffle.getMode()));
-      Value where = hostkernel::getStringPointer(builder, loc, gpuModule,
-                                          hostkernel::formatLocation(loc));
-      Value result = access.call(GPUMEM_RUNTIME_SERVICE(shuffle), {contextArg, bits, shuffle.getOffset(), shuffle.getWidth(), mode,
-           validSlot, where});
-      if (width < 64)
-        result = arith::TruncIOp::create(builder, loc, intType, result);
-      if (isa<FloatType>(type))
-        result = arith::BitcastOp::create(builder, loc, type, result);
-      Value valid = LLVM::LoadOp::create(builder, loc, i32, validSlot);
-      Value zero = arith::ConstantIntOp::create(builder, loc, i32, 0);
-      Value isValid = arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::ne, valid, zero);
-      shuffle.getShuffleResult().replaceAllUsesWith(result);
-      shuffle.getValid().replaceAllUsesWith(isValid);
-      shuffle.erase();
-    } else if (auto printf = dyn_cast<gpu::PrintfOp>(op)) {
-      auto printfDecl = dyn_cast_if_present<LLVM::LLVMFuncOp>(
-          symbols.lookup("printf"));
-      if (!printfDecl) {
-        OpBuilder moduleBuilder(gpuModule.getBodyRegion());
-        printfDecl = LLVM::LLVMFuncOp::create(
-            moduleBuilder, loc, "printf",
-            LLVM::LLVMFunctionType::get(i32, {ptr}, /*isVarArg=*/true));
-        symbols.insert(printfDecl);
-      }
-      SmallVector<Value> args{hostkernel::getStringPointer(
-          builder, loc, gpuModule, printf.getFormat())};
-      for (Value arg : printf.getArgs()) {
-        Type type = arg.getType();
-        if (isa<IndexType>(type))
-          arg = arith::IndexCastOp::create(builder, loc, i64, arg);
-        else if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 64)
-          arg = arith::ExtFOp::create(builder, loc, builder.getF64Type(), arg);
-        else if (type.isInteger(1))
-          arg = arith::ExtUIOp::create(builder, loc, i32, arg);
-        else if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
-          arg = arith::ExtSIOp::create(builder, loc, i32, arg);
-        args.push_back(arg);
-      }
-      LLVM::CallOp::create(builder, loc, printfDecl, args);
-      op->erase();
-    } else if (auto dynamic = dyn_cast<gpu::DynamicSharedMemoryOp>(op)) {
-      auto type = cast<MemRefType>(dynamic.getType());
-      Value base = access.loadPointer(kContextDynamicShared);
-      Value bytes = access.load(contextArg, kContextDynamicSharedBytes, i64);
-      MemRefDescriptor descriptor = MemRefDescriptor::poison(
-          builder, loc, converter->convertType(type));
-      descriptor.setAllocatedPtr(builder, loc, base);
-      descriptor.setAlignedPtr(builder, loc, base);
-      descriptor.setConstantOffset(builder, loc, 0);
-      descriptor.setSize(builder, loc, 0, bytes);
-      descriptor.setConstantStride(builder, loc, 0, 1);
-      replace(UnrealizedConversionCastOp::create(builder, loc, type,
-                                                 Value(descriptor))
-                  .getResult(0));
-    } else if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op)) {
-      auto it = globalOffsets.find(getGlobal.getNameAttr().getAttr());
-      if (it != globalOffsets.end())
-        replace(arenaView(builder, loc, contextArg,
-                          cast<MemRefType>(getGlobal.getType()), it->second));
-    } else if (auto assertOp = dyn_cast<cf::AssertOp>(op)) {
-      Value ok = assertOp.getArg();
-      Value one = arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1);
-      Value failed = arith::XOrIOp::create(builder, loc, ok, one);
-      auto ifOp = scf::IfOp::create(builder, loc, failed, /*withElse=*/false);
-      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      // The place CUDA's message names, found as the NVVM lowering does.
-      AssertSite site = assertSite(loc);
-      Value message =
-          hostkernel::getStringPointer(builder, loc, gpuModule, assertOp.getMsg());
-      Value file = hostkernel::getStringPointer(builder, loc, gpuModule, site.file);
-      Value line = arith::ConstantIntOp::create(
-          builder, loc, builder.getI32Type(), site.line);
-      Value function =
-          hostkernel::getStringPointer(builder, loc, gpuModule, site.function);
-      access.call(GPUMEM_RUNTIME_SERVICE(assertFail), {contextArg, message, file, line, function});
-      assertOp.erase();
-    }
-  }
-  return success();
-}
-
-SmallVector<Value> ABILowering::unpackParams(OpBuilder &builder,
-                                                      Location loc, Value params,
-                                                      TypeRange types,
-                                                      int64_t &numParams) {
-  auto ptr = LLVM::LLVMPointerType::get(context);
-  auto i64 = builder.getI64Type();
-  auto loadParam = [&](Type type) -> Value {
-    Value slot = LLVM::GEPOp::create(builder, loc, ptr, ptr, params,
-                                     ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(numParams++)});
-    Value address = LLVM::LoadOp::create(builder, loc, ptr, slot);
-    return LLVM::LoadOp::create(builder, loc, type, address);
-  };
-  SmallVector<Value> values;
-  for (Type type : types) {
-    if (auto memref = dyn_cast<MemRefType>(type)) {
-      SmallVector<Value> fields{loadParam(ptr), loadParam(ptr), loadParam(i64)};
-      for (int64_t i = 0, e = 2 * memref.getRank(); i < e; ++i)
-        fields.push_back(loadParam(i64));
-      Value descriptor =
-          MemRefDescriptor::pack(builder, loc, *converter, memref, fields);
-      values.push_back(
-          UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
-              .getResult(0));
-    } else if (isa<IndexType>(type)) {
-      values.push_back(arith::IndexCastOp::create(builder, loc, type,
-                                                  loadParam(i64)));
-    } else {
-      values.push_back(loadParam(type));
-    }
-  }
-  return values;
-}
-
-SmallVector<int32_t> ABILowering::paramBytes(Operation *kernel,
-                                             TypeRange types) {
-  DataLayout layout = DataLayout::closest(kernel);
-  SmallVector<int32_t> bytes;
-  for (Type type : types) {
-    if (auto memref = dyn_cast<MemRefType>(type))
-      bytes.append(3 + 2 * memref.getRank(), 8);
-    else if (isa<IndexType>(type))
-      bytes.push_back(8);
-    else
-      bytes.push_back(int32_t(layout.getTypeSize(type).getFixedValue()));
-  }
-  return bytes;
-}
-
-/// The id of the block after `id` (x fastest, carrying into y and z) in a
-/// grid of `gridX` x `gridY` x any blocks; `zero` and `one` are the index
-/// constants.
-SmallVector<Value> nextBlockId(OpBuilder &b, Location loc, ValueRange id,
-                               Value gridX, Value gridY, Value zero,
-                               Value one) {
-  auto carry = [&](Value wrapped) {
-    return arith::SelectOp::create(b, loc, wrapped, one, zero);
-  };
-  Value nextX = arith::AddIOp::create(b, loc, id[0], one);
-  Value wrapX =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextX, gridX);
-  Value nextY = arith::AddIOp::create(b, loc, id[1], carry(wrapX));
-  Value wrapY =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextY, gridY);
-  Value nextZ = arith::AddIOp::create(b, loc, id[2], carry(wrapY));
-  return {arith::SelectOp::create(b, loc, wrapX, zero, nextX),
-          arith::SelectOp::create(b, loc, wrapY, zero, nextY), nextZ};
-}
-
-void ABILowering::createWrappers(gpu::GPUFuncOp stub, func::FuncOp impl,
-                                 func::FuncOp blockImpl, int64_t sharedBytes,
-                                 bool fibers, bool asserts) {
-  Location loc = stub.getLoc();
-  auto ptr = LLVM::LLVMPointerType::get(context);
-  auto i64 = IntegerType::get(context, 64);
-  TypeRange argTypes = stub.getFunctionType().getInputs();
-  OpBuilder builder(stub);
-  int64_t numParams = 0;
-
-  // A wrapper of type (params, ctx, extra...) whose body unpacks the params
-  // into `args` (plus the context), leaving `body` at the end of its entry
-  // block.
-  auto makeWrapper = [&](StringRef prefix, OpBuilder &body,
-                         SmallVector<Value> &args, TypeRange extra = {}) {
-    SmallVector<Type> inputs{ptr, ptr};
-    llvm::append_range(inputs, extra);
-    auto wrapper =
-        func::FuncOp::create(builder, loc, (prefix + stub.getName()).str(),
-                             FunctionType::get(context, inputs, {}));
-    hostkernel::makeInternal(wrapper);
-    wrappers.insert(wrapper);
-    Block *entry = wrapper.addEntryBlock();
-    body.setInsertionPointToStart(entry);
-    numParams = 0;
-    args = unpackParams(body, loc, entry->getArgument(0), argTypes, numParams);
-    args.push_back(entry->getArgument(1));
-    return wrapper;
-  };
-
-  OpBuilder threadBody(context);
-  SmallVector<Value> threadArgs;
-  func::FuncOp runThread =
-      makeWrapper("__gpumem_run_thread_", threadBody, threadArgs);
-  func::CallOp::create(threadBody, loc, impl, threadArgs);
-  func::ReturnOp::create(threadBody, loc);
-
-  hostkernel::KernelTableEntry entry;
-  entry.name = stub.getName().str();
-  entry.runThread = FlatSymbolRefAttr::get(runThread);
-  entry.sharedBytes = sharedBytes;
-  // A block-wide copy without barriers runs without fibers.
-  entry.needsFibers = fibers && !blockImpl;
-  entry.numParams = int32_t(numParams);
-  entry.paramBytes = paramBytes(stub, argTypes);
-  std::optional<ArrayRef<int32_t>> known = stub.getKnownBlockSize();
-  if (known)
-    entry.knownBlockSize = {(*known)[0], (*known)[1], (*known)[2]};
-
-  if (!blockImpl && (fibers || asserts)) {
-    kernelTable.push_back(std::move(entry));
-    return;
-  }
-
-  // runBlocks(params, ctx, first, last): the params are unpacked once, then
-  // a loop over the blocks runs each block's code.
-  OpBuilder body(context);
-  SmallVector<Value> args;
-  func::FuncOp runBlocks =
-      makeWrapper("__gpumem_run_blocks_", body, args, {i64, i64});
-  // Nothing but the blocks' own code touches the context while runBlocks
-  // runs (the runtime sets it up before and services get it as an
-  // argument), so the context is noalias there: LLVM then keeps the thread
-  // ids in registers and hoists block values out of the thread loops,
-  // which lets it vectorize them.
-  runBlocks.setArgAttr(1, LLVM::LLVMDialect::getNoAliasAttrName(),
-                       UnitAttr::get(context));
-  Value contextArg = args.back();
-  Value zero = arith::ConstantIndexOp::create(body, loc, 0);
-  Value one = arith::ConstantIndexOp::create(body, loc, 1);
-  ContextAccess access(body, loc, contextArg);
-  auto toIndex = [&](OpBuilder &b, Value value) -> Value {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
-  };
-  Value gridX = access.dimension(kContextGridDim, gpu::Dimension::x);
-  Value gridY = access.dimension(kContextGridDim, gpu::Dimension::y);
-  Value first = toIndex(body, runBlocks.getArgument(2));
-  Value last = toIndex(body, runBlocks.getArgument(3));
-  // The thread loops' bounds, for kernels without a block-wide copy.
-  Value dims[3];
-  for (int d = 0; d < 3 && !blockImpl; ++d)
-    dims[d] = known ? arith::ConstantIndexOp::create(body, loc, (*known)[d])
-                    : access.dimension(kContextBlockDim,
-                                       static_cast<gpu::Dimension>(d));
-  // The first block's id; later ones are stepped from it.
-  Value rows = arith::DivUIOp::create(body, loc, first, gridX);
-  Value firstId[3] = {arith::RemUIOp::create(body, loc, first, gridX),
-                      arith::RemUIOp::create(body, loc, rows, gridY),
-                      arith::DivUIOp::create(body, loc, rows, gridY)};
-  auto blockLoop =
-      scf::ForOp::create(body, loc, first, last, one, ValueRange(firstId));
-  OpBuilder inner = OpBuilder::atBlockBegin(blockLoop.getBody());
-  ValueRange blockId = blockLoop.getRegionIterArgs();
-  ContextAccess innerAccess(inner, loc, contextArg);
-  // Relaxed atomic stores: LLVM neither sinks them out of the loop nor
-  // merges them, so a fault report names the block that faulted. (Volatile
-  // stores would do that too, but they count as capturing the context,
-  // which would cost its noalias.)
-  for (int d = 0; d < 3; ++d) {
-    Value id = arith::IndexCastOp::create(inner, loc, i64, blockId[d]);
-    LLVM::StoreOp::create(
-        inner, loc, id,
-        innerAccess.address(contextArg, kContextBlockId + 8 * d),
-        /*alignment=*/8, /*isVolatile=*/false, /*isNonTemporal=*/false,
-        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic);
-  }
-
-  if (blockImpl) {
-    func::CallOp::create(inner, loc, blockImpl, args);
-  } else {
-    // z outermost, x innermost: the order threads have in CUDA's warps.
-    std::function<void(OpBuilder &, int)> loopOver = [&](OpBuilder &b, int d) {
-      auto loop = scf::ForOp::create(b, loc, zero, dims[d], one);
-      OpBuilder threads = OpBuilder::atBlockBegin(loop.getBody());
-      ContextAccess threadAccess(threads, loc, contextArg);
-      Value id =
-          arith::IndexCastOp::create(threads, loc, i64, loop.getInductionVar());
-      LLVM::StoreOp::create(
-          threads, loc, id,
-          threadAccess.address(contextArg, kContextThreadId + 8 * d));
-      if (d == 0)
-        func::CallOp::create(threads, loc, impl, args);
-      else
-        loopOver(threads, d - 1);
-    };
-    loopOver(inner, 2);
-  }
-
-  scf::YieldOp::create(
-      inner, loc, nextBlockId(inner, loc, blockId, gridX, gridY, zero, one));
-  func::ReturnOp::create(body, loc);
-  entry.runBlocks = FlatSymbolRefAttr::get(runBlocks);
-  kernelTable.push_back(std::move(entry));
+LogicalResult ABILowering::lowerGPUOps() {
+  bool reportedError = false;
+  cpu::ServicesLoweringState state{gpuModule, *converter, knownBlockSizes,
+                                   globalOffsets, reportedError};
+  RewritePatternSet patterns(context);
+  cpu::populateGPUToCPUServicesPatterns(patterns, state);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (auto func : gpuModule.getOps<func::FuncOp>())
+    if (!func.isExternal() && !wrappers.contains(func))
+      hostkernel::applyPatternsToEachOp(func, frozen);
+  return failure(reportedError);
 }
 
 struct LowerGPUToCPUABIPass

@@ -11,7 +11,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -113,4 +115,30 @@ void gpumem::hostkernel::makeInternal(Operation *func) {
   func->setAttr(
       "llvm.linkage",
       LLVM::LinkageAttr::get(func->getContext(), LLVM::Linkage::Internal));
+}
+
+void gpumem::hostkernel::applyPatternsToEachOp(
+    Operation *root, const FrozenRewritePatternSet &patterns) {
+  PatternApplicator applicator(patterns);
+  applicator.applyDefaultCostModel();
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (op != root)
+      ops.push_back(op);
+  });
+  PatternRewriter rewriter(root->getContext());
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    (void)applicator.matchAndRewrite(op, rewriter);
+  }
+}
+
+Value gpumem::hostkernel::loadKernelParam(OpBuilder &builder, Location loc,
+                                          Value params, int32_t index,
+                                          Type type) {
+  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+  Value slot = LLVM::GEPOp::create(builder, loc, ptr, ptr, params,
+                                   ArrayRef<LLVM::GEPArg>{index});
+  Value address = LLVM::LoadOp::create(builder, loc, ptr, slot);
+  return LLVM::LoadOp::create(builder, loc, type, address);
 }

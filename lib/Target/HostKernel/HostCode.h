@@ -16,6 +16,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -37,6 +38,20 @@ std::string formatLocation(mlir::Location loc);
 /// Makes a function the lowering generated private to the object: LLVM may
 /// inline it into its callers without a PLT call and drop it after.
 void makeInternal(mlir::Operation *func);
+
+/// Applies the first matching pattern of `patterns` to each op nested in
+/// `root`, once, in the order of a post-order walk made before any rewrite:
+/// neither folding nor dead-code removal, and unreachable blocks too (unlike
+/// upstream's walkAndApplyPatterns). The patterns may replace or erase the
+/// op they match, not other ops.
+void applyPatternsToEachOp(mlir::Operation *root,
+                           const mlir::FrozenRewritePatternSet &patterns);
+
+/// Loads kernel parameter `index` of type `type` from mgpuLaunchKernel's
+/// `params` (an array of pointers, one per parameter).
+mlir::Value loadKernelParam(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::Value params, int32_t index,
+                            mlir::Type type);
 
 /// A pointer to a private null-terminated global holding `text` in
 /// `symbolTableOp`; one global per distinct text.
