@@ -6,28 +6,31 @@
 //  1. A known block size (known_block_size) becomes the entry point's
 //     LocalSize (spirv.entry_point_abi); without one, gpu.block_dim reads
 //     the push constants.
-//  2. Roots. A memref argument becomes a `memref<?xT>` buffer plus index
-//     arguments for offset, sizes and strides; workgroup and private
-//     attributions and static private allocas become `memref<NxT>`. Each
-//     old value is replaced by a memref.reinterpret_cast of its root to the
-//     old type, so the body is unchanged.
-//  3. Views are expanded (expand-strided-metadata's patterns): every view
-//     becomes a reinterpret_cast of a root's base buffer.
-//  4. Each load, store and atomic_rmw through such a view indexes the root
+//  2. Arguments, in the host's order: a memref becomes a buffer root
+//     `memref<?xT>` at the next binding, 0, 1, ..., with its offset, sizes
+//     and strides as index arguments in the push constants; a scalar goes
+//     in the push constants. Push constants start at offset 16, each
+//     aligned to its size. Static workgroup attributions get notional
+//     addresses in order, each aligned to max(16, what it asks for), and
+//     become roots `memref<NxT>`, as do private attributions and allocas.
+//  3. Accesses are linearized onto the roots (LinearizeMemRefAccesses.h):
+//     views are expanded, and each load, store and atomic indexes its root
 //     at base + offset + sum(index * stride), where a buffer's base is its
 //     element offset from the push constants (the runtime binds the whole
-//     allocation) and other roots' is 0. Anything else still using a view
-//     or a root is a located error.
-//  5. Roots get explicit memory spaces (global buffers, private allocas),
-//     and the launch's parameter records go on the gpu.module
-//     (VulkanKernelRecords.h): scalars and the buffers' metadata as push
-//     constants from offset 16, buffers as bindings 0, 1, ...
+//     allocation) and other roots' is 0. Dynamic workgroup memory is one
+//     word array around this (DynamicWorkgroupMemory.h).
+//  4. memref.extract_aligned_pointer_as_index of a workgroup array is its
+//     notional address; anything else still using a root is a located
+//     error. Roots get explicit memory spaces (global buffers, private
+//     allocas), and the launch's parameter records go on the gpu.module
+//     (VulkanKernelRecords.h).
 // Then every loop is followed by a check that it ran to its end, which fails
 // where the driver left it early (LoopCompletionChecks.h).
 //===----------------------------------------------------------------------===//
 
 #include "DynamicWorkgroupMemory.h"
 #include "InlineDeviceFunctions.h"
+#include "LinearizeMemRefAccesses.h"
 #include "LoopCompletionChecks.h"
 #include "ScalarizeVectorTransfers.h"
 #include "ShuffleWidths.h"
@@ -40,19 +43,16 @@
 #include "gpumem/Transforms/WorkgroupMemory.h"
 #include "gpumem/Target/Vulkan/Passes.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -97,114 +97,12 @@ bool isBufferElement(Type type) {
          type.isInteger(8);
 }
 
-Attribute globalSpace(MLIRContext *context) {
-  return gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Global);
-}
-Attribute privateSpace(MLIRContext *context) {
-  return gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Private);
-}
-
-/// A reinterpret_cast of `root` to `type`, static entries of `type` as
-/// attributes and dynamic ones from `dynamic` (offset, sizes, strides).
-Value viewOfRoot(OpBuilder &builder, Location loc, Value root,
-                 MemRefType type, ArrayRef<Value> dynamic) {
-  auto [strides, offset] = type.getStridesAndOffset();
-  auto entry = [&](int64_t value, size_t index) -> OpFoldResult {
-    if (!ShapedType::isDynamic(value))
-      return builder.getIndexAttr(value);
-    return dynamic[index];
-  };
-  OpFoldResult offsetEntry = entry(offset, 0);
-  SmallVector<OpFoldResult> sizeEntries, strideEntries;
-  for (int64_t i = 0, rank = type.getRank(); i < rank; ++i) {
-    sizeEntries.push_back(entry(type.getDimSize(i), 1 + i));
-    strideEntries.push_back(entry(strides[i], 1 + rank + i));
-  }
-  return memref::ReinterpretCastOp::create(builder, loc, type, root,
-                                           offsetEntry, sizeEntries,
-                                           strideEntries);
-}
-
-/// Flattens a static identity memref value in place: its type becomes
-/// memref<N x T> and its uses see a reinterpret_cast to the old type.
-void flattenStatic(OpBuilder &builder, Value value, Location loc) {
-  auto type = cast<MemRefType>(value.getType());
-  // SPIR-V arrays are not empty: a memref of no elements (which no access
-  // may touch) gets one.
-  auto flat = MemRefType::get({std::max<int64_t>(1, type.getNumElements())},
-                              type.getElementType(),
-                              MemRefLayoutAttrInterface(),
-                              type.getMemorySpace());
-  value.setType(flat);
-  // Identity strides, computed here: getStridesAndOffset gives dynamic ones
-  // for shapes with a zero dimension.
-  SmallVector<OpFoldResult> sizes, strides(type.getRank());
-  int64_t stride = 1;
-  for (int64_t i = type.getRank() - 1; i >= 0; --i) {
-    strides[i] = builder.getIndexAttr(stride);
-    stride *= type.getDimSize(i);
-  }
-  for (int64_t size : type.getShape())
-    sizes.push_back(builder.getIndexAttr(size));
-  Value view = memref::ReinterpretCastOp::create(
-      builder, loc, type, value, builder.getIndexAttr(0), sizes, strides);
-  value.replaceAllUsesExcept(view, view.getDefiningOp());
-}
-
-/// The root a view's base buffer comes from, or null.
-Value rootOf(Value base, const llvm::DenseSet<Value> &roots) {
-  if (roots.contains(base))
-    return base;
-  if (auto metadata = base.getDefiningOp<memref::ExtractStridedMetadataOp>())
-    if (roots.contains(metadata.getSource()) &&
-        base == metadata.getBaseBuffer())
-      return metadata.getSource();
-  return {};
-}
-
-Value asValue(OpBuilder &builder, Location loc, OpFoldResult entry) {
-  if (auto value = dyn_cast<Value>(entry))
-    return value;
-  return arith::ConstantIndexOp::create(
-      builder, loc, cast<IntegerAttr>(cast<Attribute>(entry)).getInt());
-}
-
-/// offset + sum(indices[i] * strides[i]) of the view `cast`.
-Value linearIndex(OpBuilder &builder, Location loc,
-                  memref::ReinterpretCastOp cast, ValueRange indices) {
-  Value linear = asValue(builder, loc, cast.getMixedOffsets()[0]);
-  SmallVector<OpFoldResult> strides = cast.getMixedStrides();
-  for (auto [index, stride] : llvm::zip(indices, strides)) {
-    Value product = arith::MulIOp::create(builder, loc, index,
-                                          asValue(builder, loc, stride));
-    linear = arith::AddIOp::create(builder, loc, linear, product);
-  }
-  return linear;
-}
-
 /// Whether `op` depends on the subgroup size.
 bool isSubgroupOp(Operation *op) {
   return isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::SubgroupSizeOp,
              gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::NumSubgroupsOp,
              gpu::AllReduceOp, gpu::SubgroupBroadcastOp>(op);
 }
-
-/// memref.dim of a view: the view's size (from the push constants for a
-/// buffer's dynamic dimension).
-struct DimOfReinterpretCast : OpRewritePattern<memref::DimOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(memref::DimOp op,
-                                PatternRewriter &rewriter) const override {
-    auto view = op.getSource().getDefiningOp<memref::ReinterpretCastOp>();
-    std::optional<int64_t> dim = op.getConstantIndex();
-    if (!view || !dim || *dim < 0 || *dim >= view.getType().getRank())
-      return failure();
-    OpFoldResult size = view.getMixedSizes()[*dim];
-    rewriter.replaceOp(op, asValue(rewriter, op.getLoc(), size));
-    return success();
-  }
-};
 
 class KernelPreparer {
 public:
@@ -220,22 +118,19 @@ public:
 private:
   LogicalResult setEntryPoint();
   LogicalResult makeRoots();
+  LogicalResult bindArguments(OpBuilder &builder);
+  LogicalResult bindBuffer(OpBuilder &builder, unsigned index);
+  LogicalResult bindScalar(unsigned index);
+  uint32_t allocatePush(unsigned bytes);
+  LogicalResult placeWorkgroupArrays(OpBuilder &builder);
   LogicalResult makeDynamicSharedRoots();
-  LogicalResult expandViews();
-  LogicalResult linearizeAccesses();
   LogicalResult lowerDynamicSharedAccesses();
   LogicalResult resolveWorkgroupAddresses();
-  LogicalResult checkRootUses();
-  void retypeRoots();
 
   gpu::GPUFuncOp kernel;
   uint32_t subgroupSize;
   KernelRecord record;
-  llvm::DenseSet<Value> roots;
-  SmallVector<BlockArgument> bufferRoots;
-  /// The element offset of each buffer root, added to every index into it.
-  llvm::DenseMap<Value, Value> bufferBase;
-  SmallVector<Value> allocaRoots;
+  MemRefRoots roots;
   /// Notional addresses of workgroup arrays (what
   /// memref.extract_aligned_pointer_as_index returns): the static ones
   /// in order, each aligned to 16 bytes or what it asks for, then the
@@ -259,8 +154,9 @@ static void dropAlignmentAssumptions(gpu::GPUFuncOp kernel) {
 FailureOr<KernelRecord> KernelPreparer::run() {
   dropAlignmentAssumptions(kernel);
   if (failed(setEntryPoint()) || failed(makeRoots()) ||
-      failed(makeDynamicSharedRoots()) || failed(expandViews()) ||
-      failed(linearizeAccesses()) || failed(lowerDynamicSharedAccesses()))
+      failed(makeDynamicSharedRoots()) || failed(expandViews(kernel)) ||
+      failed(linearizeAccesses(kernel, roots)) ||
+      failed(lowerDynamicSharedAccesses()))
     return failure();
   // Views and metadata nobody reads any more.
   IRRewriter rewriter(kernel.getContext());
@@ -268,14 +164,14 @@ FailureOr<KernelRecord> KernelPreparer::run() {
   if (failed(resolveWorkgroupAddresses()))
     return failure();
   // Float atomics are compare-and-swap loops on the same bytes as integers.
-  for (Value root : roots)
+  for (Value root : roots.all)
     if (failed(retypeFloatRootAsIntegers(root)))
       return failure();
-  if (failed(checkRootUses()))
+  if (failed(checkRootUses(roots)))
     return failure();
-  retypeRoots();
+  retypeRoots(kernel, roots);
   record.header.flags |= subgroupSize << GPUMEM_VULKAN_SUBGROUP_SIZE_SHIFT;
-  record.header.bindingCount = bufferRoots.size();
+  record.header.bindingCount = roots.buffers.size();
   record.header.pushConstantBytes = llvm::alignTo(pushOffset, 4);
   record.header.paramCount = record.params.size();
   return record;
@@ -293,103 +189,107 @@ LogicalResult KernelPreparer::setEntryPoint() {
   return success();
 }
 
+/// Every memref the kernel reaches becomes a root; its reinterpret_casts
+/// go at the top of the entry block, in the order of the arguments, the
+/// workgroup and then the private attributions (one builder for all).
 LogicalResult KernelPreparer::makeRoots() {
-  MLIRContext *context = kernel.getContext();
-  Block &entry = kernel.getBody().front();
-  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-  IntegerType i32 = IntegerType::get(context, 32);
-  auto allocatePush = [&](unsigned bytes) {
-    pushOffset = llvm::alignTo(pushOffset, bytes);
-    uint32_t offset = pushOffset;
-    pushOffset += bytes;
-    return offset;
-  };
+  OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  if (failed(bindArguments(builder)) || failed(placeWorkgroupArrays(builder)))
+    return failure();
+  return makePrivateRoots(builder, kernel, roots);
+}
 
+uint32_t KernelPreparer::allocatePush(unsigned bytes) {
+  pushOffset = llvm::alignTo(pushOffset, bytes);
+  uint32_t offset = pushOffset;
+  pushOffset += bytes;
+  return offset;
+}
+
+/// Memref arguments as buffers (bindings 0, 1, ...) with their metadata in
+/// the push constants, scalars in the push constants, all recorded in the
+/// order of the host's arguments.
+LogicalResult KernelPreparer::bindArguments(OpBuilder &builder) {
   unsigned numInputs = kernel.getNumArguments();
   llvm::BitVector replaced(numInputs);
   for (unsigned i = 0; i < numInputs; ++i) {
-    BlockArgument arg = kernel.getArgument(i);
-    Type type = arg.getType();
-    if (auto memref = dyn_cast<MemRefType>(type)) {
-      Attribute space = memref.getMemorySpace();
-      if (space && gpumem::getAddressSpaceNumber(space) != 1)
-        return kernel.emitOpError()
-               << "argument " << i << " is a memref in memory space " << space
-               << "; a vulkan kernel takes global memory";
-      if (!memref.isStrided())
-        return kernel.emitOpError()
-               << "argument " << i << " has type " << memref
-               << ", whose layout is not strided";
-      Type element = memref.getElementType();
-      if (!isBufferElement(element))
-        return kernel.emitOpError()
-               << "argument " << i << " is a memref of " << element
-               << "; vulkan buffers hold 8-, 16-, 32- or 64-bit integers and "
-                  "floats (index differs in size between host and device)";
-      uint32_t binding = bufferRoots.size();
-      unsigned elementBytes = element.getIntOrFloatBitWidth() / 8;
-      int64_t rank = memref.getRank();
-      // New arguments: the buffer, then offset, sizes and strides.
-      SmallVector<Type> types = {MemRefType::get(
-          {ShapedType::kDynamic}, element, MemRefLayoutAttrInterface(),
-          space)};
-      types.append(1 + 2 * rank, IndexType::get(context));
-      unsigned first = kernel.getNumArguments();
-      SmallVector<unsigned> positions(types.size(), first);
-      SmallVector<DictionaryAttr> attrs(types.size(),
-                                        DictionaryAttr::get(context));
-      SmallVector<Location> locs(types.size(), arg.getLoc());
-      if (failed(kernel.insertArguments(positions, types, attrs, locs)))
-        return kernel.emitOpError() << "cannot rewrite its arguments";
-      BlockArgument buffer = kernel.getArgument(first);
-      kernel.setArgAttr(first, kBindingAttrName,
-                        IntegerAttr::get(i32, binding));
-      record.params.push_back({GPUMEM_VULKAN_PARAM_IGNORED, 0, 0, 0, 0, 0});
-      record.params.push_back(
-          {GPUMEM_VULKAN_PARAM_BUFFER, binding, elementBytes, 0, 0, 0});
-      SmallVector<Value> metadata;
-      for (int64_t k = 0; k < 1 + 2 * rank; ++k) {
-        uint32_t offset = allocatePush(4);
-        kernel.setArgAttr(first + 1 + k, kPushOffsetAttrName,
-                          IntegerAttr::get(i32, offset));
-        record.params.push_back({k == 0 ? uint32_t(GPUMEM_VULKAN_PARAM_BUFFER_OFFSET)
-                                        : uint32_t(GPUMEM_VULKAN_PARAM_INDEX),
-                                 binding, 0, offset, 0, 0});
-        metadata.push_back(kernel.getArgument(first + 1 + k));
-      }
-      // The buffer's element offset (where the aligned pointer is in the
-      // buffer, plus the descriptor's offset) is added to every index into
-      // the root; the view itself starts at 0.
-      bufferBase[buffer] = metadata[0];
-      metadata[0] = arith::ConstantIndexOp::create(builder, arg.getLoc(), 0);
-      Value view = viewOfRoot(builder, arg.getLoc(), buffer, memref, metadata);
-      arg.replaceAllUsesWith(view);
-      replaced.set(i);
-      bufferRoots.push_back(buffer);
-      roots.insert(buffer);
+    if (!isa<MemRefType>(kernel.getArgument(i).getType())) {
+      if (failed(bindScalar(i)))
+        return failure();
       continue;
     }
-    unsigned bytes = pushBytesOf(type);
-    if (!bytes)
-      return kernel.emitOpError()
-             << "argument " << i << " has type " << type
-             << ", which the vulkan target cannot pass to a kernel (scalars "
-                "of type index, i1, i8, i16, i32, i64, f32 or f64, and "
-                "memrefs)";
-    uint32_t offset = allocatePush(bytes);
-    kernel.setArgAttr(i, kPushOffsetAttrName, IntegerAttr::get(i32, offset));
-    if (type.isIndex())
-      record.params.push_back(
-          {GPUMEM_VULKAN_PARAM_INDEX, 0, 0, offset, 0, 0});
-    else
-      record.params.push_back({GPUMEM_VULKAN_PARAM_SCALAR, 0, 0, offset,
-                               hostBytesOf(type), bytes});
+    if (failed(bindBuffer(builder, i)))
+      return failure();
+    replaced.set(i);
   }
   replaced.resize(kernel.getNumArguments());
   if (failed(kernel.eraseArguments(replaced)))
     return kernel.emitOpError() << "cannot rewrite its arguments";
+  return success();
+}
 
-  // Attributions and allocas of static shape become flat.
+LogicalResult KernelPreparer::bindBuffer(OpBuilder &builder, unsigned index) {
+  auto memref = cast<MemRefType>(kernel.getArgument(index).getType());
+  Attribute space = memref.getMemorySpace();
+  if (space && gpumem::getAddressSpaceNumber(space) != 1)
+    return kernel.emitOpError()
+           << "argument " << index << " is a memref in memory space " << space
+           << "; a vulkan kernel takes global memory";
+  if (!memref.isStrided())
+    return kernel.emitOpError() << "argument " << index << " has type "
+                                << memref << ", whose layout is not strided";
+  Type element = memref.getElementType();
+  if (!isBufferElement(element))
+    return kernel.emitOpError()
+           << "argument " << index << " is a memref of " << element
+           << "; vulkan buffers hold 8-, 16-, 32- or 64-bit integers and "
+              "floats (index differs in size between host and device)";
+  uint32_t binding = roots.buffers.size();
+  FailureOr<unsigned> first = makeBufferRoot(builder, kernel, index, roots);
+  if (failed(first))
+    return failure();
+  IntegerType i32 = IntegerType::get(kernel.getContext(), 32);
+  kernel.setArgAttr(*first, kBindingAttrName, IntegerAttr::get(i32, binding));
+  unsigned elementBytes = element.getIntOrFloatBitWidth() / 8;
+  record.params.push_back({GPUMEM_VULKAN_PARAM_IGNORED, 0, 0, 0, 0, 0});
+  record.params.push_back(
+      {GPUMEM_VULKAN_PARAM_BUFFER, binding, elementBytes, 0, 0, 0});
+  // The metadata arguments: offset, sizes and strides.
+  for (int64_t k = 0; k < 1 + 2 * memref.getRank(); ++k) {
+    uint32_t offset = allocatePush(4);
+    kernel.setArgAttr(*first + 1 + k, kPushOffsetAttrName,
+                      IntegerAttr::get(i32, offset));
+    record.params.push_back({k == 0 ? uint32_t(GPUMEM_VULKAN_PARAM_BUFFER_OFFSET)
+                                    : uint32_t(GPUMEM_VULKAN_PARAM_INDEX),
+                             binding, 0, offset, 0, 0});
+  }
+  return success();
+}
+
+LogicalResult KernelPreparer::bindScalar(unsigned index) {
+  Type type = kernel.getArgument(index).getType();
+  unsigned bytes = pushBytesOf(type);
+  if (!bytes)
+    return kernel.emitOpError()
+           << "argument " << index << " has type " << type
+           << ", which the vulkan target cannot pass to a kernel (scalars "
+              "of type index, i1, i8, i16, i32, i64, f32 or f64, and "
+              "memrefs)";
+  uint32_t offset = allocatePush(bytes);
+  kernel.setArgAttr(index, kPushOffsetAttrName,
+                    IntegerAttr::get(IntegerType::get(kernel.getContext(), 32),
+                                     offset));
+  if (type.isIndex())
+    record.params.push_back({GPUMEM_VULKAN_PARAM_INDEX, 0, 0, offset, 0, 0});
+  else
+    record.params.push_back({GPUMEM_VULKAN_PARAM_SCALAR, 0, 0, offset,
+                             hostBytesOf(type), bytes});
+  return success();
+}
+
+/// Static workgroup attributions at their notional addresses, each a flat
+/// root; the dynamic array's address follows them.
+LogicalResult KernelPreparer::placeWorkgroupArrays(OpBuilder &builder) {
   uint64_t sharedBytes = 0, address = 0;
   SmallVector<BlockArgument> attributions(kernel.getWorkgroupAttributions());
   for (auto [index, attribution] : llvm::enumerate(attributions)) {
@@ -411,110 +311,12 @@ LogicalResult KernelPreparer::makeRoots() {
     workgroupAddress[attribution] = address;
     address += bytes;
     sharedBytes += bytes;
-    flattenStatic(builder, attribution, attribution.getLoc());
-    roots.insert(attribution);
-  }
-  for (BlockArgument attribution : kernel.getPrivateAttributions()) {
-    auto type = cast<MemRefType>(attribution.getType());
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-      return kernel.emitOpError()
-             << "has a private attribution of type " << type
-             << "; the vulkan target needs a static shape and the identity "
-                "layout";
-    flattenStatic(builder, attribution, attribution.getLoc());
-    roots.insert(attribution);
+    makeFlatRoot(builder, attribution, roots);
   }
   record.header.staticSharedBytes = sharedBytes;
   dynamicSharedAddress = llvm::alignTo(
       address, gpumem::getDynamicSharedAlignment(
                    kernel->getParentOfType<gpu::GPUModuleOp>()));
-
-  WalkResult walk = kernel.walk([&](memref::AllocaOp alloca) {
-    MemRefType type = alloca.getType();
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
-      alloca.emitOpError()
-          << "of type " << type
-          << " in a vulkan kernel needs a static shape and the identity "
-             "layout";
-      return WalkResult::interrupt();
-    }
-    OpBuilder after(alloca->getContext());
-    after.setInsertionPointAfter(alloca);
-    flattenStatic(after, alloca.getResult(), alloca.getLoc());
-    roots.insert(alloca.getResult());
-    allocaRoots.push_back(alloca.getResult());
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
-}
-
-LogicalResult KernelPreparer::expandViews() {
-  RewritePatternSet patterns(kernel.getContext());
-  memref::populateExpandStridedMetadataPatterns(patterns);
-  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
-  patterns.add<DimOfReinterpretCast>(kernel.getContext());
-  affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
-                                                     kernel.getContext());
-  if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
-    return kernel.emitOpError() << "views did not settle while expanding them";
-  return success();
-}
-
-LogicalResult KernelPreparer::linearizeAccesses() {
-  SmallVector<Operation *> accesses;
-  kernel.walk([&](Operation *op) {
-    if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
-            memref::GenericAtomicRMWOp>(op))
-      accesses.push_back(op);
-  });
-  for (Operation *op : accesses) {
-    Value memref;
-    ValueRange indices;
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      memref = load.getMemRef(), indices = load.getIndices();
-    else if (auto store = dyn_cast<memref::StoreOp>(op))
-      memref = store.getMemRef(), indices = store.getIndices();
-    else if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op))
-      memref = atomic.getMemref(), indices = atomic.getIndices();
-    else {
-      auto generic = cast<memref::GenericAtomicRMWOp>(op);
-      memref = generic.getMemref(), indices = generic.getIndices();
-      Type element = generic.getMemref().getType().getElementType();
-      unsigned width = element.getIntOrFloatBitWidth();
-      if (!element.isSignlessInteger() && !element.isF32() && !element.isF64())
-        return op->emitOpError()
-               << "on " << element
-               << " elements is not supported by the vulkan target (atomics "
-                  "on 32- and 64-bit integers and floats)";
-      if (width != 32 && width != 64)
-        return op->emitOpError()
-               << "on " << element
-               << " elements is not supported by the vulkan target (atomics "
-                  "on 32- and 64-bit integers and floats)";
-    }
-    OpBuilder builder(op);
-    Value root, linear;
-    if (roots.contains(memref)) {
-      root = memref;
-      linear = indices.front();
-    } else {
-      auto view = memref.getDefiningOp<memref::ReinterpretCastOp>();
-      root = view ? rootOf(view.getSource(), roots) : Value();
-      if (!root)
-        return op->emitOpError()
-               << "accesses a memref the vulkan target cannot trace to its "
-                  "buffer or workgroup array (memrefs passed through control "
-                  "flow or function calls are not supported)";
-      linear = linearIndex(builder, op->getLoc(), view, indices);
-    }
-    if (Value base = bufferBase.lookup(root))
-      linear = arith::AddIOp::create(builder, op->getLoc(), base, linear);
-    op->setOperand(isa<memref::StoreOp, memref::AtomicRMWOp>(op) ? 1 : 0,
-                   root);
-    unsigned firstIndex =
-        isa<memref::LoadOp, memref::GenericAtomicRMWOp>(op) ? 1 : 2;
-    op->setOperands(firstIndex, op->getNumOperands() - firstIndex, linear);
-  }
   return success();
 }
 
@@ -527,9 +329,9 @@ LogicalResult KernelPreparer::makeDynamicSharedRoots() {
   if (!dynamicShared.words)
     return success();
   record.header.flags |= GPUMEM_VULKAN_DYNAMIC_SHARED;
-  roots.insert(dynamicShared.words);
+  roots.all.insert(dynamicShared.words);
   for (Value view : dynamicShared.views)
-    roots.insert(view);
+    roots.all.insert(view);
   return success();
 }
 
@@ -537,7 +339,7 @@ LogicalResult KernelPreparer::lowerDynamicSharedAccesses() {
   if (!dynamicShared.words)
     return success();
   for (Value view : dynamicShared.views)
-    roots.erase(view);
+    roots.all.erase(view);
   return gpumem::vulkan::lowerDynamicSharedAccesses(dynamicShared,
                                                     dynamicSharedAddress);
 }
@@ -553,41 +355,6 @@ LogicalResult KernelPreparer::resolveWorkgroupAddresses() {
         pointer.erase();
       }
   return success();
-}
-
-LogicalResult KernelPreparer::checkRootUses() {
-  for (Value root : roots)
-    for (Operation *user : root.getUsers()) {
-      if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
-              memref::GenericAtomicRMWOp>(user))
-        continue;
-      if (isa<memref::ExtractStridedMetadataOp>(user) && user->use_empty())
-        continue;
-      return user->emitOpError()
-             << "uses a memref in a way the vulkan target does not support "
-                "(only loads, stores and atomics reach a buffer or a "
-                "workgroup array)";
-    }
-  return success();
-}
-
-void KernelPreparer::retypeRoots() {
-  MLIRContext *context = kernel.getContext();
-  auto withSpace = [](Value value, Attribute space) {
-    auto type = cast<MemRefType>(value.getType());
-    if (!type.getMemorySpace())
-      value.setType(MemRefType::get(type.getShape(), type.getElementType(),
-                                    type.getLayout(), space));
-  };
-  for (BlockArgument buffer : bufferRoots)
-    withSpace(buffer, globalSpace(context));
-  for (Value alloca : allocaRoots)
-    withSpace(alloca, privateSpace(context));
-  SmallVector<Type> inputs;
-  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
-    inputs.push_back(kernel.getArgument(i).getType());
-  kernel.setFunctionTypeAttr(
-      TypeAttr::get(FunctionType::get(context, inputs, {})));
 }
 
 struct PrepareVulkanKernelsPass
