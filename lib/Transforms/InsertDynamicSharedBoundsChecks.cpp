@@ -9,7 +9,7 @@
 // the launch passed (the NVVM path reads it from %dynamic_smem_size, the cpu
 // target from the launch). Out of bounds, the thread prints the function,
 // offset, size and launch size with gpu.printf and fails a cf.assert at the
-// view's location, which stops the program on both targets.
+// view's location, which stops the program on every target.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"

@@ -1,6 +1,6 @@
 //===----------------------------------------------------------------------===//
 // Checks of the managed memory hint arguments (gpumem/Runtime/MemoryHints.h)
-// both runtimes apply before acting on them.
+// every runtime applies before acting on them.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_COMMON_MEMORYHINTCHECKS_H

@@ -1,5 +1,5 @@
 /*===----------------------------------------------------------------------===//
-// The managed memory hints both gpumem runtimes export besides the mgpu*
+// The managed memory hints every gpumem runtime exports besides the mgpu*
 // ABI, and the values of their arguments:
 //
 //   void gpumemMemPrefetch(void *ptr, uint64_t bytes, int32_t destination,
