@@ -312,20 +312,18 @@ void LowerNVVMToCPUPass::addContextArguments() {
 }
 
 LogicalResult LowerNVVMToCPUPass::lowerFunction(LLVM::LLVMFuncOp func) {
-  Value context = func.getArgument(func.getNumArguments() - 1);
-  SmallVector<Operation *> ops;
-  func.walk([&](Operation *op) {
-    if (isa<NVVM::NVVMDialect>(op->getDialect()) ||
-        isa<LLVM::CallIntrinsicOp, LLVM::CallOp>(op))
-      ops.push_back(op);
-  });
-  Waiting waiting = barrierOnlyKernels.contains(func) ? Waiting::BarrierCoroutine
-                    : coroutineKernels.contains(func) ? Waiting::Coroutine
-                                                      : Waiting::Fibers;
-  for (Operation *op : ops)
-    if (failed(lowerDeviceOp(op, context, layout, waiting)))
-      return failure();
-  return success();
+  DeviceFunctionState state;
+  state.context = func.getArgument(func.getNumArguments() - 1);
+  state.layout = layout;
+  state.waiting = barrierOnlyKernels.contains(func) ? Waiting::BarrierCoroutine
+                  : coroutineKernels.contains(func) ? Waiting::Coroutine
+                                                    : Waiting::Fibers;
+  RewritePatternSet patterns(&getContext());
+  populateNVVMToCPUPatterns(patterns, state);
+  // Each op once, unreachable blocks included (unlike walkAndApplyPatterns).
+  gpumem::hostkernel::applyPatternsToEachOp(
+      func, FrozenRewritePatternSet(std::move(patterns)));
+  return failure(state.failed);
 }
 
 void LowerNVVMToCPUPass::eraseAddressSpaces() {

@@ -1,5 +1,6 @@
 //===----------------------------------------------------------------------===//
-// The cuda-emu lowering of single ops: NVVM special registers become loads
+// The cuda-emu lowering of single ops, one rewrite pattern per op
+// (populateNVVMToCPUPatterns): NVVM special registers become loads
 // from the thread context, warp- and block-synchronizing instructions
 // become calls of the runtime's PTX services (their semantics, the clamp and
 // segment mask of shfl.sync included, live in runtime/cpu/PTXWarpOps.cpp),
@@ -64,18 +65,18 @@ bool isKnownRegister(StringRef name) {
       name);
 }
 
-class OpLowering {
+/// Builds the lowering of one op in front of it, in the function `state`
+/// describes.
+class Emitter {
 public:
-  OpLowering(Operation *op, Value context, const SharedLayout &layout,
-             Waiting waiting)
-      : op(op), builder(op), loc(op->getLoc()),
-        access(builder, loc, context), context(context), layout(layout),
-        coroutine(waiting != Waiting::Fibers),
-        barriersOnly(waiting == Waiting::BarrierCoroutine) {}
+  Emitter(PatternRewriter &rewriter, Operation *op,
+          const DeviceFunctionState &state)
+      : op(op), builder(rewriter), loc(op->getLoc()),
+        access(rewriter, loc, state.context), context(state.context),
+        layout(state.layout), coroutine(state.waiting != Waiting::Fibers) {
+    rewriter.setInsertionPoint(op);
+  }
 
-  LogicalResult lower();
-
-private:
   Value constant(Type type, int64_t value) {
     return LLVM::ConstantOp::create(builder, loc, type,
                                     builder.getIntegerAttr(type, value));
@@ -107,14 +108,11 @@ private:
         gpumem::hostkernel::formatLocation(loc));
   }
   Value linearThreadId();
+  /// The register as an i64.
   Value specialRegister(StringRef name);
   /// services->warpSync; *predicate (an i1) when asked for.
   Value warpSync(int32_t warpOp, Value mask, Value value, Value b, Value c,
                  Value *predicate);
-  void replace(Value value) {
-    op->getResult(0).replaceAllUsesWith(value);
-    op->erase();
-  }
   /// The struct {value, predicate} of ops with a `return ... and is valid`
   /// form.
   Value pair(Type structType, Value value, Value predicate) {
@@ -134,15 +132,15 @@ private:
   }
 
   Operation *op;
-  OpBuilder builder;
+  OpBuilder &builder;
   Location loc;
   ContextAccess access;
   Value context;
   const SharedLayout &layout;
-  bool coroutine, barriersOnly;
+  bool coroutine;
 };
 
-Value OpLowering::linearThreadId() {
+Value Emitter::linearThreadId() {
   auto field = [&](int64_t base, int d) {
     return access.load(context, base + 8 * d, builder.getI64Type());
   };
@@ -157,8 +155,7 @@ Value OpLowering::linearThreadId() {
       field(tid, 0));
 }
 
-/// The register as an i64.
-Value OpLowering::specialRegister(StringRef name) {
+Value Emitter::specialRegister(StringRef name) {
   Type i64Type = builder.getI64Type();
   auto [base, dim] = name.rsplit('.');
   int d = llvm::StringSwitch<int>(dim).Case("x", 0).Case("y", 1).Case("z", 2)
@@ -209,8 +206,8 @@ Value OpLowering::specialRegister(StringRef name) {
   return LLVM::XOrOp::create(builder, loc, le, all); // lanemask.gt
 }
 
-Value OpLowering::warpSync(int32_t warpOp, Value mask, Value value, Value b,
-                           Value c, Value *predicate) {
+Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
+                        Value c, Value *predicate) {
   auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
   Value slot;
   if (predicate) {
@@ -235,44 +232,130 @@ Value OpLowering::warpSync(int32_t warpOp, Value mask, Value value, Value b,
   return result;
 }
 
-LogicalResult OpLowering::lower() {
-  StringRef opName = op->getName().getStringRef();
-  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op))
-    opName = intrinsic.getIntrin();
-  std::string sreg = registerName(opName);
-  if (!sreg.empty()) {
-    if (!isKnownRegister(sreg))
-      return op->emitOpError()
-             << "reads a special register the cuda-emu target does not have";
-    replace(fromI64(specialRegister(sreg), op->getResult(0).getType()));
-    return success();
+/// A pattern lowering `Op` in the function `state` describes.
+template <typename Op>
+class DevicePattern : public OpRewritePattern<Op> {
+public:
+  DevicePattern(MLIRContext *context, DeviceFunctionState &state)
+      : OpRewritePattern<Op>(context), state(state) {}
+
+protected:
+  DeviceFunctionState &state;
+};
+
+/// Replaces `op` by the special register `name` (dotted, without prefix),
+/// or reports that the target has no such register.
+LogicalResult lowerSpecialRegister(Operation *op, StringRef name,
+                                   PatternRewriter &rewriter,
+                                   DeviceFunctionState &state) {
+  if (!isKnownRegister(name)) {
+    state.failed = true;
+    return op->emitOpError()
+           << "reads a special register the cuda-emu target does not have";
+  }
+  Emitter emit(rewriter, op, state);
+  rewriter.replaceOp(op, emit.fromI64(emit.specialRegister(name),
+                                      op->getResult(0).getType()));
+  return success();
+}
+
+/// nvvm.read.ptx.sreg.*: a context load or a constant. One pattern per op
+/// name.
+class SpecialRegisterLowering : public RewritePattern {
+public:
+  SpecialRegisterLowering(StringRef opName, MLIRContext *context,
+                          DeviceFunctionState &state)
+      : RewritePattern(opName, /*benefit=*/1, context), state(state) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    return lowerSpecialRegister(op, registerName(op->getName().getStringRef()),
+                                rewriter, state);
   }
 
-  Type voidType = LLVM::LLVMVoidType::get(builder.getContext());
-  if (isa<NVVM::Barrier0Op>(op) && barriersOnly) {
+private:
+  DeviceFunctionState &state;
+};
+
+/// The same registers read with llvm.call_intrinsic
+/// "llvm.nvvm.read.ptx.sreg.*".
+class SpecialRegisterIntrinsicLowering
+    : public DevicePattern<LLVM::CallIntrinsicOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(LLVM::CallIntrinsicOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string name = registerName(op.getIntrin());
+    if (name.empty())
+      return rewriter.notifyMatchFailure(op, "reads no special register");
+    return lowerSpecialRegister(op, name, rewriter, state);
+  }
+};
+
+/// nvvm.barrier0: services->barrier, after which a coroutine suspends.
+class Barrier0Lowering : public DevicePattern<NVVM::Barrier0Op> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::Barrier0Op op,
+                                PatternRewriter &rewriter) const override {
+    Emitter emit(rewriter, op, state);
+    emit.access.call(GPUMEM_RUNTIME_SERVICE(barrier),
+                     {emit.context, emit.location()});
+    emit.suspendAfterLastCall();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// nvvm.barrier0 in a coroutine kernel with barriers only
+/// (Waiting::BarrierCoroutine): the location goes to ctx->barrierAt and the
+/// thread suspends, without a service call.
+class BarrierOnlyLowering : public DevicePattern<NVVM::Barrier0Op> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::Barrier0Op op,
+                                PatternRewriter &rewriter) const override {
+    Emitter emit(rewriter, op, state);
     LLVM::StoreOp::create(
-        builder, loc, location(),
-        access.address(context, offsetof(GPUMemThreadContext, barrierAt)));
-    suspendAfterLastCall();
-    op->erase();
+        rewriter, emit.loc, emit.location(),
+        emit.access.address(emit.context,
+                            offsetof(GPUMemThreadContext, barrierAt)));
+    emit.suspendAfterLastCall();
+    rewriter.eraseOp(op);
     return success();
   }
-  if (isa<NVVM::Barrier0Op>(op)) {
-    access.call(GPUMEM_RUNTIME_SERVICE(barrier), {context, location()});
-    suspendAfterLastCall();
-    op->erase();
+};
+
+/// nvvm.barrier (bar.sync id, count): services->barrierSync.
+class BarrierLowering : public DevicePattern<NVVM::BarrierOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::BarrierOp barrier,
+                                PatternRewriter &rewriter) const override {
+    Emitter emit(rewriter, barrier, state);
+    Value id = barrier.getBarrierId() ? barrier.getBarrierId() : emit.i32(0);
+    Value count = barrier.getNumberOfThreads() ? barrier.getNumberOfThreads()
+                                               : emit.i32(-1);
+    emit.access.call(GPUMEM_RUNTIME_SERVICE(barrierSync),
+                     {emit.context, id, count, emit.location()});
+    emit.suspendAfterLastCall();
+    rewriter.eraseOp(barrier);
     return success();
   }
-  if (auto barrier = dyn_cast<NVVM::BarrierOp>(op)) {
-    Value id = barrier.getBarrierId() ? barrier.getBarrierId() : i32(0);
-    Value count =
-        barrier.getNumberOfThreads() ? barrier.getNumberOfThreads() : i32(-1);
-    access.call(GPUMEM_RUNTIME_SERVICE(barrierSync), {context, id, count, location()});
-    suspendAfterLastCall();
-    op->erase();
-    return success();
-  }
-  if (auto shfl = dyn_cast<NVVM::ShflOp>(op)) {
+};
+
+/// nvvm.shfl.sync: services->warpSync, its value truncated back to the
+/// shuffled type, with the valid bit when asked for.
+class ShflLowering : public DevicePattern<NVVM::ShflOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::ShflOp shfl,
+                                PatternRewriter &rewriter) const override {
     int32_t warpOp = GPUMEM_WARP_SHFL_IDX;
     switch (shfl.getKind()) {
     case NVVM::ShflKind::bfly:
@@ -287,19 +370,32 @@ LogicalResult OpLowering::lower() {
     case NVVM::ShflKind::idx:
       break;
     }
+    Emitter emit(rewriter, shfl, state);
     bool withValid = bool(shfl.getReturnValueAndIsValid());
     Value valid;
-    Value raw = warpSync(warpOp, shfl.getThreadMask(), toI64(shfl.getVal()),
-                         shfl.getOffset(), shfl.getMaskAndClamp(),
-                         withValid ? &valid : nullptr);
+    Value raw = emit.warpSync(warpOp, shfl.getThreadMask(),
+                              emit.toI64(shfl.getVal()), shfl.getOffset(),
+                              shfl.getMaskAndClamp(),
+                              withValid ? &valid : nullptr);
     Type valueType = shfl.getVal().getType();
-    Value value = LLVM::TruncOp::create(builder, loc, builder.getI32Type(), raw);
+    Value value =
+        LLVM::TruncOp::create(rewriter, emit.loc, rewriter.getI32Type(), raw);
     if (valueType != value.getType())
-      value = LLVM::BitcastOp::create(builder, loc, valueType, value);
-    replace(withValid ? pair(shfl.getType(), value, valid) : value);
+      value = LLVM::BitcastOp::create(rewriter, emit.loc, valueType, value);
+    rewriter.replaceOp(shfl,
+                       withValid ? emit.pair(shfl.getType(), value, valid)
+                                 : value);
     return success();
   }
-  if (auto vote = dyn_cast<NVVM::VoteSyncOp>(op)) {
+};
+
+/// nvvm.vote.sync: services->warpSync.
+class VoteSyncLowering : public DevicePattern<NVVM::VoteSyncOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::VoteSyncOp vote,
+                                PatternRewriter &rewriter) const override {
     int32_t warpOp = GPUMEM_WARP_VOTE_BALLOT;
     switch (vote.getKind()) {
     case NVVM::VoteSyncKind::any:
@@ -314,12 +410,21 @@ LogicalResult OpLowering::lower() {
     case NVVM::VoteSyncKind::ballot:
       break;
     }
-    Value raw = warpSync(warpOp, vote.getMask(), toI64(vote.getPred()), i32(0),
-                         i32(0), nullptr);
-    replace(fromI64(raw, vote.getType()));
+    Emitter emit(rewriter, vote, state);
+    Value raw = emit.warpSync(warpOp, vote.getMask(), emit.toI64(vote.getPred()),
+                              emit.i32(0), emit.i32(0), nullptr);
+    rewriter.replaceOp(vote, emit.fromI64(raw, vote.getType()));
     return success();
   }
-  if (auto redux = dyn_cast<NVVM::ReduxOp>(op)) {
+};
+
+/// nvvm.redux.sync on integers: services->warpSync.
+class ReduxLowering : public DevicePattern<NVVM::ReduxOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::ReduxOp redux,
+                                PatternRewriter &rewriter) const override {
     int32_t warpOp = GPUMEM_WARP_REDUX_ADD;
     switch (redux.getKind()) {
     case NVVM::ReduxKind::ADD:
@@ -346,50 +451,110 @@ LogicalResult OpLowering::lower() {
       warpOp = GPUMEM_WARP_REDUX_XOR;
       break;
     default:
-      return op->emitOpError()
+      state.failed = true;
+      return redux->emitOpError()
              << "on floating-point values has no lowering on the cuda-emu "
                 "target";
     }
-    Value raw = warpSync(warpOp, redux.getMaskAndClamp(), toI64(redux.getVal()),
-                         i32(0), i32(0), nullptr);
-    replace(fromI64(raw, redux.getType()));
+    Emitter emit(rewriter, redux, state);
+    Value raw =
+        emit.warpSync(warpOp, redux.getMaskAndClamp(),
+                      emit.toI64(redux.getVal()), emit.i32(0), emit.i32(0),
+                      nullptr);
+    rewriter.replaceOp(redux, emit.fromI64(raw, redux.getType()));
     return success();
   }
-  if (auto match = dyn_cast<NVVM::MatchSyncOp>(op)) {
+};
+
+/// nvvm.match.sync: services->warpSync, with the predicate of `all`.
+class MatchSyncLowering : public DevicePattern<NVVM::MatchSyncOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::MatchSyncOp match,
+                                PatternRewriter &rewriter) const override {
+    Emitter emit(rewriter, match, state);
     bool all = match.getKind() == NVVM::MatchSyncKind::all;
     Value predicate;
-    Value raw = warpSync(all ? GPUMEM_WARP_MATCH_ALL : GPUMEM_WARP_MATCH_ANY,
-                         match.getThreadMask(), toI64(match.getVal()), i32(0),
-                         i32(0), all ? &predicate : nullptr);
-    Value mask = fromI64(raw, builder.getI32Type());
-    replace(all ? pair(match.getType(), mask, predicate) : mask);
+    Value raw =
+        emit.warpSync(all ? GPUMEM_WARP_MATCH_ALL : GPUMEM_WARP_MATCH_ANY,
+                      match.getThreadMask(), emit.toI64(match.getVal()),
+                      emit.i32(0), emit.i32(0), all ? &predicate : nullptr);
+    Value mask = emit.fromI64(raw, rewriter.getI32Type());
+    rewriter.replaceOp(match,
+                       all ? emit.pair(match.getType(), mask, predicate) : mask);
     return success();
   }
-  if (auto sync = dyn_cast<NVVM::SyncWarpOp>(op)) {
-    warpSync(GPUMEM_WARP_SYNC, sync.getMask(), i64(0), i32(0), i32(0), nullptr);
-    op->erase();
+};
+
+/// nvvm.bar.warp.sync: services->warpSync.
+class SyncWarpLowering : public DevicePattern<NVVM::SyncWarpOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(NVVM::SyncWarpOp sync,
+                                PatternRewriter &rewriter) const override {
+    Emitter emit(rewriter, sync, state);
+    emit.warpSync(GPUMEM_WARP_SYNC, sync.getMask(), emit.i64(0), emit.i32(0),
+                  emit.i32(0), nullptr);
+    rewriter.eraseOp(sync);
     return success();
   }
-  if (isa<NVVM::MembarOp, NVVM::FenceScClusterOp>(op)) {
-    LLVM::FenceOp::create(builder, loc, LLVM::AtomicOrdering::seq_cst);
-    op->erase();
+};
+
+/// nvvm.membar and nvvm.fence.sc.cluster: a sequentially consistent host
+/// fence.
+template <typename FenceOp>
+class FenceLowering : public DevicePattern<FenceOp> {
+public:
+  using DevicePattern<FenceOp>::DevicePattern;
+
+  LogicalResult matchAndRewrite(FenceOp fence,
+                                PatternRewriter &rewriter) const override {
+    rewriter.setInsertionPoint(fence);
+    LLVM::FenceOp::create(rewriter, fence.getLoc(),
+                          LLVM::AtomicOrdering::seq_cst);
+    rewriter.eraseOp(fence);
     return success();
   }
-  if (auto call = dyn_cast<LLVM::CallOp>(op)) {
-    StringRef callee = call.getCallee().value_or("");
+};
+
+/// llvm.call @vprintf(format, args): services->vprintf.
+class VprintfLowering : public DevicePattern<LLVM::CallOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(LLVM::CallOp call,
+                                PatternRewriter &rewriter) const override {
     ValueRange args = call.getArgOperands();
-    if (callee == "vprintf" && args.size() == 2) {
-      replace(access.call(GPUMEM_RUNTIME_SERVICE(vprintf), {context, args[0], args[1]}));
-      return success();
-    }
-    if (callee == "__assertfail" && args.size() == 5) {
-      access.call(GPUMEM_RUNTIME_SERVICE(cudaAssertFail), {context, args[0], args[1], args[2], args[3]});
-      op->erase();
-      return success();
-    }
+    if (call.getCallee().value_or("") != "vprintf" || args.size() != 2)
+      return rewriter.notifyMatchFailure(call, "not vprintf(format, args)");
+    Emitter emit(rewriter, call, state);
+    rewriter.replaceOp(call, emit.access.call(GPUMEM_RUNTIME_SERVICE(vprintf),
+                                              {emit.context, args[0], args[1]}));
+    return success();
   }
-  return success();
-}
+};
+
+/// llvm.call @__assertfail(message, file, line, function, charSize):
+/// services->cudaAssertFail.
+class AssertFailLowering : public DevicePattern<LLVM::CallOp> {
+public:
+  using DevicePattern::DevicePattern;
+
+  LogicalResult matchAndRewrite(LLVM::CallOp call,
+                                PatternRewriter &rewriter) const override {
+    ValueRange args = call.getArgOperands();
+    if (call.getCallee().value_or("") != "__assertfail" || args.size() != 5)
+      return rewriter.notifyMatchFailure(call, "not __assertfail with 5 "
+                                               "arguments");
+    Emitter emit(rewriter, call, state);
+    emit.access.call(GPUMEM_RUNTIME_SERVICE(cudaAssertFail),
+                     {emit.context, args[0], args[1], args[2], args[3]});
+    rewriter.eraseOp(call);
+    return success();
+  }
+};
 
 } // namespace
 
@@ -413,8 +578,20 @@ bool gpumem::cudaemu::isSpecialRegisterIntrinsic(StringRef intrinsic) {
          isKnownRegister(registerName(intrinsic));
 }
 
-LogicalResult gpumem::cudaemu::lowerDeviceOp(Operation *op, Value context,
-                                             const SharedLayout &layout,
-                                             Waiting waiting) {
-  return OpLowering(op, context, layout, waiting).lower();
+void gpumem::cudaemu::populateNVVMToCPUPatterns(RewritePatternSet &patterns,
+                                                DeviceFunctionState &state) {
+  MLIRContext *context = patterns.getContext();
+  for (RegisteredOperationName name : context->getRegisteredOperations())
+    if (name.getStringRef().starts_with(kSregPrefix))
+      patterns.add<SpecialRegisterLowering>(name.getStringRef(), context,
+                                            state);
+  if (state.waiting == Waiting::BarrierCoroutine)
+    patterns.add<BarrierOnlyLowering>(context, state);
+  else
+    patterns.add<Barrier0Lowering>(context, state);
+  patterns.add<SpecialRegisterIntrinsicLowering, BarrierLowering, ShflLowering,
+               VoteSyncLowering, ReduxLowering, MatchSyncLowering,
+               SyncWarpLowering, FenceLowering<NVVM::MembarOp>,
+               FenceLowering<NVVM::FenceScClusterOp>, VprintfLowering,
+               AssertFailLowering>(context, state);
 }

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include "../HostKernel/HostCode.h"
 
@@ -56,11 +57,23 @@ enum class Waiting {
   BarrierCoroutine,
 };
 
-/// Lowers one op of a function whose context is `context`: NVVM ops,
-/// special-register intrinsics, and calls to vprintf and __assertfail.
-/// Other ops are left alone.
-mlir::LogicalResult lowerDeviceOp(mlir::Operation *op, mlir::Value context,
-                                  const SharedLayout &layout, Waiting waiting);
+/// What the op lowerings of one function need to know of it.
+struct DeviceFunctionState {
+  /// Its GPUMemThreadContext argument.
+  mlir::Value context;
+  SharedLayout layout;
+  Waiting waiting = Waiting::Fibers;
+  /// Set by a pattern that reported, at its op, why the op has no lowering.
+  bool failed = false;
+};
+
+/// Patterns that lower, in the function `state` describes, NVVM ops,
+/// special-register intrinsics, and calls to vprintf and __assertfail, one
+/// pattern per op (NVVMOps.cpp). They build their lowering in front of the
+/// op, replace or erase it, and touch no other op of the function; they
+/// leave the ops they do not know alone. `state` must outlive them.
+void populateNVVMToCPUPatterns(mlir::RewritePatternSet &patterns,
+                               DeviceFunctionState &state);
 
 /// Marks the runtime calls after which a coroutine kernel suspends.
 constexpr llvm::StringLiteral kSuspendAfterAttr = "gpumem.suspend_after";
