@@ -95,14 +95,15 @@ getPlanOptions(const Options &options, StringRef target, StringRef chip = "",
 }
 
 /// Device code no target can lower rejected, then host buffers used by
-/// kernels made device-visible in `mode` (copy, managed, register; nothing
-/// for "none"): the first passes of every pipeline.
-static void addHostBuffersToDevice(OpPassManager &pm, StringRef mode) {
+/// kernels made device-visible in `mode` (nothing for None): the first
+/// passes of every pipeline.
+static void addHostBuffersToDevice(OpPassManager &pm,
+                                   gpumem::HostBufferMode mode) {
   pm.addPass(gpumem::createGPUMemCheckDeviceCodePass());
-  if (mode == "none")
+  if (mode == gpumem::HostBufferMode::None)
     return;
   gpumem::GPUMemHostBuffersToDevicePassOptions options;
-  options.mode = mode.str();
+  options.mode = mode;
   pm.addPass(gpumem::createGPUMemHostBuffersToDevicePass(options));
 }
 
@@ -120,7 +121,7 @@ static void addStructuredLowering(OpPassManager &pm) {
 }
 
 /// Host lowering and serialization of the gpu.modules to `format`.
-static void addHostLowering(OpPassManager &pm, StringRef format,
+static void addHostLowering(OpPassManager &pm, gpumem::BinaryFormat format,
                             StringRef toolkit) {
   addStructuredLowering(pm);
   pm.addPass(createConvertVectorToLLVMPass());
@@ -128,7 +129,7 @@ static void addHostLowering(OpPassManager &pm, StringRef format,
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = format.str();
+  binary.compilationTarget = gpumem::stringifyBinaryFormat(format).str();
   binary.toolkitPath = toolkit.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createCanonicalizerPass());
@@ -167,9 +168,10 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
 /// The front both NVIDIA pipelines share: hoisting and outlining, the move
 /// of large static shared memory for `chip`, and the checked #nvvm.target.
 static void
-addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers, bool boundsChecks,
+addNVIDIAFront(OpPassManager &pm, gpumem::HostBufferMode hostBuffers,
+               bool boundsChecks,
                const gpumem::GPUMemPlanWorkgroupMemoryPassOptions &plan,
-               StringRef chip, StringRef features, StringRef format,
+               StringRef chip, StringRef features, gpumem::BinaryFormat format,
                StringRef toolkit, unsigned optLevel,
                bool recordMemoryCalls = false) {
   addHostBuffersToDevice(pm, hostBuffers);
@@ -181,7 +183,7 @@ addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers, bool boundsChecks,
   gpumem::GPUMemAttachNVVMTargetPassOptions target;
   target.chip = chip.str();
   target.features = features.str();
-  target.format = format.str();
+  target.format = format;
   target.toolkit = toolkit.str();
   target.optLevel = optLevel;
   pm.addPass(gpumem::createGPUMemAttachNVVMTargetPass(target));
@@ -194,11 +196,12 @@ addNVIDIAFront(OpPassManager &pm, StringRef hostBuffers, bool boundsChecks,
 void gpumem::buildCudaPipeline(OpPassManager &pm,
                                const CudaPipelineOptions &options) {
   std::optional<CudaToolkit> toolkit = findCudaToolkit(options.toolkit);
-  std::string format = options.format;
+  gpumem::BinaryFormat format = options.format;
   // A toolkit named but not found is reported by the target check (format
   // bin needs it), never a silent fall back to PTX.
-  if (format.empty())
-    format = toolkit || !options.toolkit.empty() ? "bin" : "isa";
+  if (format == gpumem::BinaryFormat::Default)
+    format = toolkit || !options.toolkit.empty() ? gpumem::BinaryFormat::Bin
+                                                 : gpumem::BinaryFormat::ISA;
 
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
                  getPlanOptions(options, "cuda", options.chip), options.chip,
@@ -206,7 +209,8 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   addNVVMDeviceLowering(pm, "");
   addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "");
   // Registers are known once ptxas has made the cubins.
-  if (!options.smemReport.empty() && format == "bin") {
+  if (options.smemReport != gpumem::ReportFormat::None &&
+      format == gpumem::BinaryFormat::Bin) {
     gpumem::GPUMemReportNVIDIARegistersPassOptions registers;
     registers.report = options.smemReport;
     registers.reportFile = options.smemReportFile;
@@ -221,14 +225,15 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
   // The cpu runtime names the source line of a failing copy or free.
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
                  getPlanOptions(options, "cuda-emu", options.chip),
-                 options.chip, options.features, "isa", "", 3,
+                 options.chip, options.features, gpumem::BinaryFormat::ISA, "",
+                 3,
                  /*recordMemoryCalls=*/true);
   addNVVMDeviceLowering(pm, options.omitPass);
   GPUMemLowerNVVMToCPUPassOptions lowering;
   lowering.coroutines = options.coroutines;
   lowering.sanitize = options.sanitize;
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerNVVMToCPUPass(lowering));
-  if (!options.sanitize.empty()) {
+  if (!options.sanitize.getValue().empty()) {
     GPUMemSanitizeNVVMAccessesPassOptions sanitize;
     sanitize.checks = options.sanitize;
     pm.addNestedPass<gpu::GPUModuleOp>(
@@ -238,7 +243,7 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;
   pm.addPass(createGPUMemAttachCPUTargetPass(target));
-  addHostLowering(pm, "bin", "");
+  addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }
 
 void gpumem::buildCpuPipeline(OpPassManager &pm,
@@ -262,10 +267,9 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   // racecheck counts barrier phases: fissioned kernels tell the runtime
   // where their barriers were.
   GPUMemLowerGPUToCPUABIPassOptions abi;
-  abi.phaseMarkers =
-      StringRef(options.sanitize).find("racecheck") != StringRef::npos;
+  abi.phaseMarkers = options.sanitize.getValue().has(GPUMEM_CHECK_RACECHECK);
   device.addPass(createGPUMemLowerGPUToCPUABIPass(abi));
-  if (!options.sanitize.empty()) {
+  if (!options.sanitize.getValue().empty()) {
     // The sanitizer sees loads and stores, not transfers.
     device.addPass(gpumem::createGPUMemLowerVectorTransfersPass());
     GPUMemSanitizeMemoryAccessesPassOptions sanitize;
@@ -278,7 +282,7 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
 
-  addHostLowering(pm, "bin", "");
+  addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }
 
 void gpumem::buildVulkanPipeline(OpPassManager &pm,
@@ -317,9 +321,10 @@ void gpumem::buildVulkanPipeline(OpPassManager &pm,
   // other dialects (it once merged the two targets of a conditional
   // branch, which made an scf.if take one branch in every thread).
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "bin";
+  binary.compilationTarget =
+      gpumem::stringifyBinaryFormat(gpumem::BinaryFormat::Bin).str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
-  addHostLowering(pm, "bin", "");
+  addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }
 
 void gpumem::registerGPUMemPipelines() {

@@ -23,6 +23,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <chrono>
 #include <dlfcn.h>
@@ -117,22 +119,16 @@ std::string gpumem::runtimeDirectory(const char *argv0) {
   return dir.str().str();
 }
 
-static std::string runtimeLibraryName(gpumem::Target target) {
-  switch (target) {
-  case gpumem::Target::CUDA:
-    return "libgpumem_cuda_runtime.so";
-  case gpumem::Target::Vulkan:
-    return "libgpumem_vulkan_runtime.so";
-  default:
-    return "libgpumem_cpu_runtime.so";
-  }
+std::string gpumem::runtimeLibraryFile(Target target) {
+  return std::string("lib") + getTargetInfo(target).runtimeLibrary + ".so";
 }
 
 /// A probe of gpumem's Vulkan runtime, or null without the runtime.
 static void *vulkanProbe(const char *name) {
   static void *runtime = [] {
     llvm::SmallString<256> path(gpumem::runtimeDirectory(nullptr));
-    llvm::sys::path::append(path, runtimeLibraryName(gpumem::Target::Vulkan));
+    llvm::sys::path::append(path,
+                            gpumem::runtimeLibraryFile(gpumem::Target::Vulkan));
     return dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   }();
   return runtime ? dlsym(runtime, name) : nullptr;
@@ -223,52 +219,23 @@ void gpumem::parseToolCommandLine(int argc, char **argv,
 }
 
 static const char *targetName(gpumem::Target target) {
-  switch (target) {
-  case gpumem::Target::CPU:
-    return "cpu";
-  case gpumem::Target::CUDA:
-    return "cuda";
-  case gpumem::Target::CUDAEmu:
-    return "cuda-emu";
-  case gpumem::Target::Vulkan:
-    return "vulkan";
-  }
-  return "?";
+  return gpumem::getTargetInfo(target).name;
 }
 
-/// The checks --sanitize may name.
-static constexpr StringLiteral kSanitizerChecks[] = {"memcheck", "racecheck",
-                                                      "initcheck", "synccheck"};
-
-/// --sanitize's value, with no value meaning every check.
-static std::string sanitizeChecks(const gpumem::TargetOptions &options) {
-  std::string sanitize = options.sanitize.getValue();
-  if (options.sanitize.getNumOccurrences() && sanitize.empty())
-    sanitize = "memcheck,racecheck,initcheck,synccheck";
-  return sanitize;
-}
-
-/// --smem-report's value, with no value meaning the text report.
-static std::string smemReportFormat(const gpumem::TargetOptions &options) {
-  std::string report = options.smemReport.getValue();
-  if (options.smemReport.getNumOccurrences() && report.empty())
-    report = "text";
-  return report;
+/// "cpu, cuda, cuda-emu, vulkan or auto": what --target takes.
+static std::string expectedTargets() {
+  SmallVector<StringRef> names;
+  for (const gpumem::TargetInfo &info : gpumem::getTargets())
+    names.push_back(info.name);
+  names.push_back("auto");
+  return gpumem::joinExpectedNames(names);
 }
 
 LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   StringRef name = options.target;
-  if (!llvm::is_contained({"cpu", "cuda", "cuda-emu", "vulkan", "auto"},
-                          name)) {
-    reportToolError("unknown --target '" + name +
-                      "'; expected cpu, cuda, cuda-emu, vulkan or auto");
-    return failure();
-  }
-  StringRef hostBuffers = options.hostBuffers;
-  if (!llvm::is_contained({"copy", "managed", "register", "none"},
-                          hostBuffers)) {
-    reportToolError("unknown --host-buffers '" + hostBuffers +
-                      "'; expected copy, managed, register or none");
+  if (name != "auto" && !lookupTarget(name)) {
+    reportToolError("unknown --target '" + name + "'; expected " +
+                    expectedTargets());
     return failure();
   }
   if (options.cpu != "host" && !isKnownHostCPU(options.cpu)) {
@@ -277,23 +244,9 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
                       "host for this machine's CPU");
     return failure();
   }
-  std::string sanitize = sanitizeChecks(options);
-  SmallVector<StringRef> checks;
-  StringRef(sanitize).split(checks, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef check : checks) {
-    if (llvm::is_contained(kSanitizerChecks, check.trim()))
-      continue;
-    reportToolError("unknown --sanitize check '" + check.trim() +
-                      "'; expected memcheck, racecheck, initcheck or "
-                      "synccheck, comma-separated");
-    return failure();
-  }
-  std::string smemReport = smemReportFormat(options);
-  if (!smemReport.empty() && smemReport != "text" && smemReport != "json") {
-    reportToolError("unknown --smem-report '" + smemReport +
-                      "'; expected text or json");
-    return failure();
-  }
+  // --host-buffers, --sanitize and --smem-report were checked as they were
+  // parsed (ToolEnumParser, ToolSanitizeParser).
+  bool sanitize = !options.sanitize.getValue().empty();
   if (!options.chip.empty() && !lookupNVIDIAChip(options.chip)) {
     reportToolError("unknown NVIDIA chip '" + options.chip +
                       "' for --chip; for example sm_80 or sm_90");
@@ -301,7 +254,7 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   }
   // The combinations need the target; "auto" resolves here only when
   // another option depends on it.
-  bool dependsOnTarget = !options.chip.empty() || !sanitize.empty() ||
+  bool dependsOnTarget = !options.chip.empty() || sanitize ||
                          options.subgroupSize != 32 ||
                          options.maxSharedMemory.getNumOccurrences();
   if (!dependsOnTarget)
@@ -309,21 +262,23 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   FailureOr<Target> target = resolveTarget(options);
   if (failed(target))
     return failure();
-  if (*target != Target::Vulkan && options.subgroupSize != 32) {
+  const TargetInfo &info = getTargetInfo(*target);
+  if (info.fixedSubgroupSize &&
+      options.subgroupSize != info.fixedSubgroupSize) {
     reportToolError("--subgroup-size=" + Twine(options.subgroupSize.getValue()) +
-                      " is for --target=vulkan; the " + targetName(*target) +
-                      " target's warps have 32 lanes");
+                    " is for --target=vulkan; the " + info.name +
+                    " target's warps have " + Twine(info.fixedSubgroupSize) +
+                    " lanes");
     return failure();
   }
-  if (!sanitize.empty() && *target != Target::CPU &&
-      *target != Target::CUDAEmu) {
+  if (sanitize && !info.sanitizes) {
     reportToolError(Twine("--sanitize runs on the cpu and cuda-emu "
                             "targets, not ") +
                       targetName(*target) + "; use --target=cpu");
     return failure();
   }
   if (options.maxSharedMemory.getNumOccurrences() &&
-      *target != Target::Vulkan) {
+      info.fixedSubgroupSize) {
     reportToolError(Twine("--max-shared-memory is for --target=vulkan; the ") +
                     targetName(*target) +
                     " target's limit comes from its chip or runtime");
@@ -336,8 +291,7 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
                     " is below Vulkan's minimum of 16384 bytes");
     return failure();
   }
-  if (!options.chip.empty() && *target != Target::CUDA &&
-      *target != Target::CUDAEmu) {
+  if (!options.chip.empty() && !info.hasChip) {
     reportToolError("--chip=" + options.chip +
                       " names an NVIDIA chip, for --target=cuda and "
                       "cuda-emu; the " +
@@ -350,21 +304,15 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
 FailureOr<gpumem::Target>
 gpumem::resolveTarget(const TargetOptions &options) {
   StringRef name = options.target;
-  if (name == "cpu")
-    return Target::CPU;
-  if (name == "cuda")
-    return Target::CUDA;
-  if (name == "cuda-emu")
-    return Target::CUDAEmu;
-  if (name == "vulkan")
-    return Target::Vulkan;
+  if (const TargetInfo *info = lookupTarget(name))
+    return info->target;
   if (name == "auto") {
     if (isCudaDeviceUsable())
       return Target::CUDA;
     return vulkanDeviceKind() == 2 ? Target::Vulkan : Target::CPU;
   }
-  reportToolError("unknown --target '" + name +
-                    "'; expected cpu, cuda, cuda-emu, vulkan or auto");
+  reportToolError("unknown --target '" + name + "'; expected " +
+                  expectedTargets());
   return failure();
 }
 
@@ -414,69 +362,173 @@ static void printPipeline(PassManager &pm, llvm::raw_ostream &os) {
   os << "\n";
 }
 
+/// The options of the pipelines' shared front, from the tools'.
+template <typename PipelineOptions>
+static void setSharedOptions(PipelineOptions &pipelineOptions,
+                             const gpumem::TargetOptions &options) {
+  pipelineOptions.dynamicSharedBoundsChecks =
+      options.checkDynamicSharedBounds.getValue();
+  pipelineOptions.hostBuffers = options.hostBuffers.getValue();
+  pipelineOptions.workgroupReuse = options.workgroupReuse.getValue();
+  pipelineOptions.smemReport = options.smemReport.getValue();
+  pipelineOptions.smemReportFile = options.smemReportFile.getValue();
+  pipelineOptions.smemSvg = options.smemSvg.getValue();
+}
+
+/// --cpu's value for a pipeline: empty for this machine's.
+static std::string hostCPU(const gpumem::TargetOptions &options) {
+  return options.cpu == "host" ? "" : options.cpu.getValue();
+}
+
+static void buildCpu(OpPassManager &pm, const gpumem::TargetOptions &options,
+                     StringRef, uint64_t) {
+  gpumem::CpuPipelineOptions cpuOptions;
+  cpuOptions.cpu = hostCPU(options);
+  cpuOptions.sanitize = options.sanitize.getValue();
+  setSharedOptions(cpuOptions, options);
+  gpumem::buildCpuPipeline(pm, cpuOptions);
+}
+
+static void buildCuda(OpPassManager &pm, const gpumem::TargetOptions &options,
+                      StringRef chip, uint64_t) {
+  gpumem::CudaPipelineOptions cudaOptions;
+  if (!chip.empty())
+    cudaOptions.chip = chip.str();
+  // The tools have no format option: when the CUDA toolkit here cannot
+  // compile for the chip, the program carries PTX, which the driver
+  // compiles when it loads.
+  const gpumem::NVIDIAChip *nvidiaChip =
+      gpumem::lookupNVIDIAChip(cudaOptions.chip);
+  std::optional<gpumem::CudaToolkit> toolkit = gpumem::findCudaToolkit();
+  if (nvidiaChip && toolkit &&
+      (toolkit->release < nvidiaChip->firstCuda ||
+       (nvidiaChip->droppedInCuda &&
+        toolkit->release >= nvidiaChip->droppedInCuda)))
+    cudaOptions.format = gpumem::BinaryFormat::ISA;
+  setSharedOptions(cudaOptions, options);
+  gpumem::buildCudaPipeline(pm, cudaOptions);
+}
+
+static void buildCudaEmu(OpPassManager &pm,
+                         const gpumem::TargetOptions &options, StringRef chip,
+                         uint64_t) {
+  gpumem::CudaEmuPipelineOptions emuOptions;
+  if (!chip.empty())
+    emuOptions.chip = chip.str();
+  emuOptions.cpu = hostCPU(options);
+  emuOptions.sanitize = options.sanitize.getValue();
+  setSharedOptions(emuOptions, options);
+  gpumem::buildCudaEmuPipeline(pm, emuOptions);
+}
+
+static void buildVulkan(OpPassManager &pm,
+                        const gpumem::TargetOptions &options, StringRef,
+                        uint64_t maxSharedMemory) {
+  gpumem::VulkanPipelineOptions vulkanOptions;
+  vulkanOptions.subgroupSize = options.subgroupSize.getValue();
+  if (maxSharedMemory)
+    vulkanOptions.maxSharedMemory = maxSharedMemory;
+  setSharedOptions(vulkanOptions, options);
+  gpumem::buildVulkanPipeline(pm, vulkanOptions);
+}
+
+/// The host runs cpu programs whatever it is.
+static std::string probeCpu(std::string &detail) {
+  detail = "host CPU " + llvm::sys::getHostCPUName().str();
+  return "";
+}
+
+static std::string probeCuda(std::string &detail) {
+  std::string why = gpumem::whyNoCudaDevice();
+  if (why.empty())
+    detail = "device 0, " + gpumem::detectCudaChip();
+  return why;
+}
+
+/// cuda-emu's kernels are NVVM code lowered to host code, which gpumem
+/// does for x86-64 and AArch64 hosts.
+static std::string probeCudaEmu(std::string &detail) {
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  if (!host.isX86_64() && !host.isAArch64())
+    return "cuda-emu needs an x86-64 or AArch64 host, not " +
+           host.getArchName().str();
+  detail = "CPU cores";
+  return "";
+}
+
+static std::string probeVulkan(std::string &detail) {
+  int kind = gpumem::vulkanDeviceKind();
+  if (kind == 0)
+    return "no Vulkan device found (gpumem's Vulkan runtime found no "
+           "driver or no device; Debian's mesa-vulkan-drivers gives one on "
+           "any machine)";
+  auto subgroupSize = reinterpret_cast<int (*)()>(
+      vulkanProbe("gpumemVulkanSubgroupSize"));
+  detail = std::string(kind == 2 ? "GPU" : "CPU implementation") +
+           ", subgroup size " +
+           std::to_string(subgroupSize ? subgroupSize() : 0);
+  if (int64_t bytes = gpumem::vulkanMaxSharedMemory(); bytes > 0)
+    detail += ", workgroup memory " + std::to_string(bytes) + " bytes";
+  return "";
+}
+
+static const gpumem::TargetInfo kTargets[] = {
+    {gpumem::Target::CPU, "cpu", "gpumem_cpu_runtime", /*sanitizes=*/true,
+     /*hasChip=*/false, /*fixedSubgroupSize=*/32, buildCpu, probeCpu},
+    {gpumem::Target::CUDA, "cuda", "gpumem_cuda_runtime", /*sanitizes=*/false,
+     /*hasChip=*/true, /*fixedSubgroupSize=*/32, buildCuda, probeCuda},
+    {gpumem::Target::CUDAEmu, "cuda-emu", "gpumem_cpu_runtime",
+     /*sanitizes=*/true, /*hasChip=*/true, /*fixedSubgroupSize=*/32,
+     buildCudaEmu, probeCudaEmu},
+    {gpumem::Target::Vulkan, "vulkan", "gpumem_vulkan_runtime",
+     /*sanitizes=*/false, /*hasChip=*/false, /*fixedSubgroupSize=*/0,
+     buildVulkan, probeVulkan},
+};
+
+llvm::ArrayRef<gpumem::TargetInfo> gpumem::getTargets() { return kTargets; }
+
+const gpumem::TargetInfo &gpumem::getTargetInfo(Target target) {
+  const TargetInfo &info = kTargets[static_cast<size_t>(target)];
+  assert(info.target == target && "kTargets follows the Target enum");
+  return info;
+}
+
+const gpumem::TargetInfo *gpumem::lookupTarget(StringRef name) {
+  for (const TargetInfo &info : kTargets)
+    if (name == info.name)
+      return &info;
+  return nullptr;
+}
+
+void gpumem::printTargets(llvm::raw_ostream &os) {
+  for (const TargetInfo &info : kTargets) {
+    std::string detail;
+    std::string why = info.probe(detail);
+    os << info.name << (why.empty() ? " available" : " unavailable");
+    if (!why.empty())
+      os << ": " << why;
+    else if (!detail.empty())
+      os << ": " << detail;
+    if (info.target == Target::CUDA)
+      if (std::optional<CudaToolkit> toolkit = findCudaToolkit())
+        os << "; ptxas " << toolkit->ptxas << " (CUDA "
+           << toolkit->release / 10 << "." << toolkit->release % 10 << ")";
+    os << "\n";
+  }
+}
+
 LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                                        const TargetOptions &options,
                                        StringRef chip,
                                        uint64_t maxSharedMemory) {
-  // The values were checked by checkToolOptions.
-  StringRef hostBuffers = options.hostBuffers;
-  std::string sanitize = sanitizeChecks(options);
-  std::string smemReport = smemReportFormat(options);
-  // The options of the pipelines' shared front.
-  auto setShared = [&](auto &pipelineOptions) {
-    pipelineOptions.dynamicSharedBoundsChecks =
-        options.checkDynamicSharedBounds.getValue();
-    pipelineOptions.hostBuffers = hostBuffers.str();
-    pipelineOptions.workgroupReuse = options.workgroupReuse.getValue();
-    pipelineOptions.smemReport = smemReport;
-    pipelineOptions.smemReportFile = options.smemReportFile.getValue();
-    pipelineOptions.smemSvg = options.smemSvg.getValue();
-  };
   PassManager pm(module.getContext());
-  if (target == Target::CPU) {
-    CpuPipelineOptions cpuOptions;
-    cpuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
-    cpuOptions.sanitize = sanitize;
-    setShared(cpuOptions);
-    buildCpuPipeline(pm, cpuOptions);
-  } else if (target == Target::Vulkan) {
-    VulkanPipelineOptions vulkanOptions;
-    vulkanOptions.subgroupSize = options.subgroupSize.getValue();
-    if (maxSharedMemory)
-      vulkanOptions.maxSharedMemory = maxSharedMemory;
-    setShared(vulkanOptions);
-    buildVulkanPipeline(pm, vulkanOptions);
-  } else if (target == Target::CUDAEmu) {
-    CudaEmuPipelineOptions emuOptions;
-    if (!chip.empty())
-      emuOptions.chip = chip.str();
-    emuOptions.cpu = options.cpu == "host" ? "" : options.cpu.getValue();
-    emuOptions.sanitize = sanitize;
-    setShared(emuOptions);
-    buildCudaEmuPipeline(pm, emuOptions);
-  } else {
-    CudaPipelineOptions cudaOptions;
-    if (!chip.empty())
-      cudaOptions.chip = chip.str();
-    // The tools have no format option: when the CUDA toolkit here cannot
-    // compile for the chip, the program carries PTX, which the driver
-    // compiles when it loads.
-    const NVIDIAChip *nvidiaChip = lookupNVIDIAChip(cudaOptions.chip);
-    std::optional<CudaToolkit> toolkit = findCudaToolkit();
-    if (nvidiaChip && toolkit &&
-        (toolkit->release < nvidiaChip->firstCuda ||
-         (nvidiaChip->droppedInCuda &&
-          toolkit->release >= nvidiaChip->droppedInCuda)))
-      cudaOptions.format = "isa";
-    setShared(cudaOptions);
-    buildCudaPipeline(pm, cudaOptions);
-  }
+  getTargetInfo(target).buildPipeline(pm, options, chip, maxSharedMemory);
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   applyDefaultTimingPassManagerCLOptions(pm);
   if (options.verbose) {
     llvm::errs() << "gpumem: target " << targetName(target);
-    if (target == Target::CUDA || target == Target::CUDAEmu)
+    if (getTargetInfo(target).hasChip)
       llvm::errs() << ", chip " << (chip.empty() ? "sm_90" : chip);
     llvm::errs() << "\n";
   }
@@ -505,22 +557,16 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
   // --chip wins; a program that runs here is compiled for this device's
   // chip; otherwise the pipeline's default (sm_90).
   std::string chip = options.chip;
-  if (target == Target::CUDA && runsHere) {
-    if (!isCudaDeviceUsable()) {
-      reportToolError(whyNoCudaDevice() +
-                      "; --target=cpu runs the program on CPU cores");
+  if (runsHere) {
+    std::string detail;
+    std::string why = getTargetInfo(target).probe(detail);
+    if (!why.empty()) {
+      reportToolError(why + "; --target=cpu runs the program on CPU cores");
       return failure();
     }
-    if (chip.empty())
-      chip = detectCudaChip();
   }
-  if (target == Target::Vulkan && runsHere && vulkanDeviceKind() == 0) {
-    reportToolError("no Vulkan device found (gpumem's Vulkan runtime found "
-                    "no driver or no device; Debian's mesa-vulkan-drivers "
-                    "gives one on any machine); --target=cpu runs the "
-                    "program on CPU cores");
-    return failure();
-  }
+  if (target == Target::CUDA && runsHere && chip.empty())
+    chip = detectCudaChip();
   // --max-shared-memory wins; a vulkan program that runs here is compiled
   // for this device's workgroup memory; otherwise the pipeline's default.
   uint64_t maxSharedMemory = options.maxSharedMemory;
@@ -533,7 +579,7 @@ FailureOr<SmallVector<std::string>>
 gpumem::runtimeLibraries(Target target, const char *argv0,
                          bool withMLIRUtils) {
   llvm::SmallString<256> runtime(runtimeDirectory(argv0));
-  llvm::sys::path::append(runtime, runtimeLibraryName(target));
+  llvm::sys::path::append(runtime, runtimeLibraryFile(target));
   if (!llvm::sys::fs::exists(runtime)) {
     reportToolError(Twine("the ") + targetName(target) + " runtime " +
                     runtime + " was not found");

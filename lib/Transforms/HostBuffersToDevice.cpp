@@ -51,7 +51,7 @@ using namespace gpumem::hostbuffers;
 
 namespace {
 
-enum class Mode { Copy, Managed, Register };
+using Mode = gpumem::HostBufferMode;
 
 /// The alignment given to allocations that register mode registers: one
 /// host page, so that two registered ranges never share a page.
@@ -206,22 +206,9 @@ struct HostBuffersToDevicePass
   using Base::Base;
 
   void runOnOperation() override {
-    Mode parsed;
-    if (mode == "copy")
-      parsed = Mode::Copy;
-    else if (mode == "managed")
-      parsed = Mode::Managed;
-    else if (mode == "register")
-      parsed = Mode::Register;
-    else if (mode == "none")
+    Mode parsed = mode;
+    if (parsed == Mode::None)
       return; // the program as written
-    else {
-      // At the module's location, without the module printed as a note.
-      mlir::emitError(getOperation().getLoc())
-          << "unknown host-buffers mode '" << mode
-          << "'; expected copy, managed, register or none";
-      return signalPassFailure();
-    }
     SymbolTableCollection symbols;
     SmallVector<FunctionOpInterface> functions;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {

@@ -531,11 +531,11 @@ PlanWorkgroupMemoryPass::writeReports(ArrayRef<KernelPlan> plans) {
     file->keep();
     return success();
   };
-  if (report == "text" && failed(write(reportFile, [&](llvm::raw_ostream &os) {
+  if (report == gpumem::ReportFormat::Text && failed(write(reportFile, [&](llvm::raw_ostream &os) {
         printPlansAsText(plans, target, os);
       })))
     return failure();
-  if (report == "json" && failed(write(reportFile, [&](llvm::raw_ostream &os) {
+  if (report == gpumem::ReportFormat::JSON && failed(write(reportFile, [&](llvm::raw_ostream &os) {
         printPlansAsJSON(plans, target, os);
       })))
     return failure();
@@ -608,11 +608,6 @@ bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
 
 void PlanWorkgroupMemoryPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (!report.empty() && report != "text" && report != "json") {
-    emitError(module.getLoc()) << "unknown workgroup memory report format '"
-                               << report << "'; expected text or json";
-    return signalPassFailure();
-  }
   if (!chip.empty() && !lookupNVIDIAChip(chip)) {
     emitError(module.getLoc()) << "unknown NVIDIA chip '" << chip
                                << "'; gpumem knows " << listNVIDIAChips();

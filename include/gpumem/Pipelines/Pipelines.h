@@ -6,6 +6,8 @@
 #ifndef GPUMEM_PIPELINES_PIPELINES_H
 #define GPUMEM_PIPELINES_PIPELINES_H
 
+#include "gpumem/Transforms/OptionTypes.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -32,22 +34,28 @@ struct SharedPipelineOptions : public mlir::PassPipelineOptions<Derived> {
                      "the launch's size at run time "
                      "(gpumem-insert-dynamic-shared-bounds-checks)"),
       llvm::cl::init(false)};
-  Options::Option<std::string> hostBuffers{
+  Options::Option<HostBufferMode> hostBuffers{
       *this, "host-buffers",
-      llvm::cl::desc("How host memrefs that kernels use reach the device: "
-                     "copy, managed, register (gpumem-host-buffers-to-device)"
-                     " or none (left as they are)"),
-      llvm::cl::init("none")};
+      llvm::cl::desc("How host memrefs that kernels use reach the device "
+                     "(gpumem-host-buffers-to-device)"),
+      llvm::cl::init(HostBufferMode::None),
+      llvm::cl::values(
+          clEnumValN(HostBufferMode::Copy, "copy", "device buffers and copies"),
+          clEnumValN(HostBufferMode::Managed, "managed", "managed memory"),
+          clEnumValN(HostBufferMode::Register, "register", "host registration"),
+          clEnumValN(HostBufferMode::None, "none", "left as they are"))};
   Options::Option<bool> workgroupReuse{
       *this, "workgroup-reuse",
       llvm::cl::desc("Let workgroup buffers with disjoint live ranges share "
                      "bytes (gpumem-plan-workgroup-memory)"),
       llvm::cl::init(true)};
-  Options::Option<std::string> smemReport{
+  Options::Option<ReportFormat> smemReport{
       *this, "smem-report",
-      llvm::cl::desc("Report every kernel's workgroup memory: text or json; "
-                     "empty: no report"),
-      llvm::cl::init("")};
+      llvm::cl::desc("Report every kernel's workgroup memory"),
+      llvm::cl::init(ReportFormat::None),
+      llvm::cl::values(clEnumValN(ReportFormat::None, "", "no report"),
+                       clEnumValN(ReportFormat::Text, "text", "text"),
+                       clEnumValN(ReportFormat::JSON, "json", "JSON"))};
   Options::Option<std::string> smemReportFile{
       *this, "smem-report-file",
       llvm::cl::desc("Where the report goes: a file, or - for stderr"),
@@ -69,11 +77,16 @@ struct CudaPipelineOptions : public SharedPipelineOptions<CudaPipelineOptions> {
       llvm::cl::desc("PTX features, e.g. +ptx80; default: the chip's minimum "
                      "PTX version, checked against the installed ptxas"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> format{
+  PassOptions::Option<BinaryFormat> format{
       *this, "format",
-      llvm::cl::desc("isa (PTX), bin (cubin) or fatbin; default: bin when "
-                     "ptxas is found, else isa"),
-      llvm::cl::init("")};
+      llvm::cl::desc("What the binary holds; default: bin when ptxas is "
+                     "found, else isa"),
+      llvm::cl::init(BinaryFormat::Default),
+      llvm::cl::values(
+          clEnumValN(BinaryFormat::Default, "", "bin or isa, from ptxas"),
+          clEnumValN(BinaryFormat::ISA, "isa", "PTX"),
+          clEnumValN(BinaryFormat::Bin, "bin", "cubin"),
+          clEnumValN(BinaryFormat::Fatbin, "fatbin", "fatbin"))};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("NVPTX optimization level, 0 to 3"),
       llvm::cl::init(3)};
@@ -95,13 +108,13 @@ struct CpuPipelineOptions : public SharedPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
                      "machine's (x86-64 for a portable binary)"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> sanitize{
+  PassOptions::Option<SanitizerChecks> sanitize{
       *this, "sanitize",
       llvm::cl::desc("Checks compiled into the kernels, comma-separated: "
                      "memcheck, racecheck, initcheck, synccheck "
                      "(docs/sanitizer.md); "
                      "empty: none"),
-      llvm::cl::init("")};
+      llvm::cl::init(SanitizerChecks())};
 };
 
 /// Options of `gpumem-cuda-emu-pipeline`.
@@ -124,12 +137,12 @@ struct CudaEmuPipelineOptions
       llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
                      "machine's"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> sanitize{
+  PassOptions::Option<SanitizerChecks> sanitize{
       *this, "sanitize",
       llvm::cl::desc("Checks compiled into the kernels, by address, "
                      "comma-separated: memcheck, racecheck, initcheck, "
                      "synccheck (docs/sanitizer.md); empty: none"),
-      llvm::cl::init("")};
+      llvm::cl::init(SanitizerChecks())};
   PassOptions::Option<bool> coroutines{
       *this, "coroutines",
       llvm::cl::desc("Run kernels with barriers or warp operations as "

@@ -7,17 +7,24 @@
 #ifndef GPUMEM_TOOLS_TOOLSUPPORT_H
 #define GPUMEM_TOOLS_TOOLSUPPORT_H
 
+#include "gpumem/Transforms/OptionTypes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
 #include <string>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
 
 namespace gpumem {
 
@@ -25,6 +32,51 @@ namespace gpumem {
 /// cores from the NVIDIA device code (cuda-emu; the cpu runtime runs it), or
 /// a Vulkan device from SPIR-V.
 enum class Target { CPU, CUDA, CUDAEmu, Vulkan };
+
+struct TargetOptions;
+
+/// What the tools know of a target, in one place: its name, what its
+/// options may be, how it compiles, what it runs with, and whether it can
+/// run here.
+struct TargetInfo {
+  Target target;
+  /// The name --target takes and messages use: "cpu", "cuda-emu".
+  const char *name;
+  /// The runtime library's name for the linker: "gpumem_cpu_runtime"
+  /// (lib<name>.so).
+  const char *runtimeLibrary;
+  /// Whether --sanitize compiles checks into its kernels.
+  bool sanitizes;
+  /// Whether --chip names its NVIDIA chip.
+  bool hasChip;
+  /// The lanes of its warps, fixed; 0 when --subgroup-size chooses them
+  /// (and --max-shared-memory its workgroup memory): vulkan.
+  unsigned fixedSubgroupSize;
+  /// Adds the target's gpumem pipeline, from the tools' options, for `chip`
+  /// (the NVIDIA targets; empty: the pipeline's default) and
+  /// `maxSharedMemory` bytes of workgroup memory (vulkan; 0: the
+  /// pipeline's default).
+  void (*buildPipeline)(mlir::OpPassManager &pm, const TargetOptions &options,
+                        llvm::StringRef chip, uint64_t maxSharedMemory);
+  /// Why programs for the target cannot run here ("no CUDA device found"),
+  /// or an empty string when they can; `detail` says what they run on.
+  std::string (*probe)(std::string &detail);
+};
+
+/// Every target, in the order of the Target enum.
+llvm::ArrayRef<TargetInfo> getTargets();
+
+/// The entry of `target`.
+const TargetInfo &getTargetInfo(Target target);
+
+/// The target named `name` ("cpu", ...), or null.
+const TargetInfo *lookupTarget(llvm::StringRef name);
+
+/// Prints one line per target: "<name> available[: what it runs on]" or
+/// "<name> unavailable: why"; the cuda line ends with "; ptxas <path>
+/// (CUDA <release>)" when ptxas is found (gpumem-run --list-targets, which
+/// the tests' configuration reads).
+void printTargets(llvm::raw_ostream &os);
 
 /// The category of gpumem's own options: `--help` lists these (and LLVM's
 /// generic ones); `--help-hidden` lists MLIR's and LLVM's too.
@@ -45,6 +97,42 @@ void reportToolError(const llvm::Twine &message);
 
 /// The seconds since `start`, as "0.123 s".
 std::string formatSeconds(std::chrono::steady_clock::time_point start);
+
+/// The parser of the tools' enumerated options: a bad value is an option
+/// error, "<tool>: error: unknown --<option> 'x'; expected a, b or c".
+template <typename Enum>
+class ToolEnumParser : public llvm::cl::parser<Enum> {
+public:
+  using llvm::cl::parser<Enum>::parser;
+  bool parse(llvm::cl::Option &option, llvm::StringRef, llvm::StringRef arg,
+             Enum &value) {
+    if (this->lookup(arg, value))
+      return false;
+    reportToolError("unknown --" + option.ArgStr + " '" + arg +
+                    "'; expected " + this->expectedNames());
+    return true;
+  }
+};
+
+/// The parser of --sanitize: comma-separated checks, all of them when the
+/// option has no value.
+class ToolSanitizeParser : public llvm::cl::parser<SanitizerChecks> {
+public:
+  using llvm::cl::parser<SanitizerChecks>::parser;
+  bool parse(llvm::cl::Option &, llvm::StringRef, llvm::StringRef arg,
+             SanitizerChecks &value) {
+    if (arg.empty()) {
+      value = SanitizerChecks::all();
+      return false;
+    }
+    std::string unknown;
+    if (SanitizerChecks::parse(arg, value, unknown))
+      return false;
+    reportToolError("unknown --sanitize check '" + unknown + "'; expected " +
+                    kExpectedSanitizerChecks + ", comma-separated");
+    return true;
+  }
+};
 
 /// The command-line options both tools take; construct one as a static.
 struct TargetOptions {
@@ -78,7 +166,7 @@ struct TargetOptions {
                      "vulkan target compiles for (default: the Vulkan "
                      "device's when the program runs here, else 32768)"),
       llvm::cl::init(0), llvm::cl::cat(getToolCategory())};
-  llvm::cl::opt<std::string> sanitize{
+  llvm::cl::opt<SanitizerChecks, false, ToolSanitizeParser> sanitize{
       "sanitize", llvm::cl::ValueOptional,
       llvm::cl::desc("Check the kernels as they run on the cpu target and "
                      "report errors with their source lines: "
@@ -87,15 +175,20 @@ struct TargetOptions {
                      "divergent barriers and shuffles); --sanitize alone: "
                      "all of them "
                      "(docs/sanitizer.md)"),
-      llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
-  llvm::cl::opt<std::string> smemReport{
+      llvm::cl::init(SanitizerChecks()), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<ReportFormat, false, ToolEnumParser<ReportFormat>> smemReport{
       "smem-report", llvm::cl::ValueOptional,
       llvm::cl::desc("Report every kernel's workgroup (shared) memory on "
                      "stderr: each buffer's source line, bytes, offset, live "
                      "range and what it shares bytes with, the totals, the "
                      "limit and the occupancy; --smem-report=json for JSON "
                      "(docs/workgroup-memory.md)"),
-      llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
+      llvm::cl::init(ReportFormat::None),
+      llvm::cl::values(
+          clEnumValN(ReportFormat::Text, "", "--smem-report alone: text"),
+          clEnumValN(ReportFormat::Text, "text", "text"),
+          clEnumValN(ReportFormat::JSON, "json", "JSON")),
+      llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> smemReportFile{
       "smem-report-file",
       llvm::cl::desc("Write the --smem-report to this file instead of stderr"),
@@ -115,12 +208,20 @@ struct TargetOptions {
       llvm::cl::desc("Stop the program when a kernel views dynamic shared "
                      "memory past the launch's size (checked at run time)"),
       llvm::cl::init(false), llvm::cl::cat(getToolCategory())};
-  llvm::cl::opt<std::string> hostBuffers{
-      "host-buffers",
-      llvm::cl::desc("How host memrefs that kernels use reach the device: "
-                     "copy (device buffers and copies), managed, register, "
-                     "or none (docs/memory.md)"),
-      llvm::cl::init("copy"), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<HostBufferMode, false, ToolEnumParser<HostBufferMode>>
+      hostBuffers{
+          "host-buffers",
+          llvm::cl::desc("How host memrefs that kernels use reach the device "
+                         "(docs/memory.md)"),
+          llvm::cl::init(HostBufferMode::Copy),
+          llvm::cl::values(
+              clEnumValN(HostBufferMode::Copy, "copy",
+                         "device buffers and copies"),
+              clEnumValN(HostBufferMode::Managed, "managed", "managed memory"),
+              clEnumValN(HostBufferMode::Register, "register",
+                         "host registration"),
+              clEnumValN(HostBufferMode::None, "none", "left as they are")),
+          llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<bool> verbose{
       "v",
       llvm::cl::desc("Say on stderr which target and chip were picked, the "
@@ -183,6 +284,9 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module;
   Target target = Target::CPU;
 };
+
+/// The shared library of `target`'s runtime, "libgpumem_cpu_runtime.so".
+std::string runtimeLibraryFile(Target target);
 
 /// The shared libraries a program compiled for `target` needs at run time,
 /// as paths: gpumem's runtime for the target and gpumem's runner utilities

@@ -6,6 +6,8 @@
 #define GPUMEM_TRANSFORMS_PASSES_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "gpumem/Transforms/OptionTypes.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace gpumem {

@@ -615,8 +615,13 @@ def GPUMemPlanWorkgroupMemoryPass
     Option<"insertBarriers", "barriers", "bool", /*default=*/"true",
            "Insert the barriers reuse needs (false only to show, in tests, "
            "that they are needed)">,
-    Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write a report of every kernel's plan: text or json">,
+    Option<"report", "report", "::gpumem::ReportFormat",
+           /*default=*/"::gpumem::ReportFormat::None",
+           "Write a report of every kernel's plan: text or json",
+           [{::llvm::cl::values(
+             clEnumValN(::gpumem::ReportFormat::None, "", "no report"),
+             clEnumValN(::gpumem::ReportFormat::Text, "text", "text"),
+             clEnumValN(::gpumem::ReportFormat::JSON, "json", "JSON"))}]>,
     Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
            "Where the report goes: a file, or - for stderr">,
     Option<"svgFile", "svg", "std::string", /*default=*/"\"\"",
@@ -715,8 +720,17 @@ def GPUMemHostBuffersToDevicePass
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"copy\"",
-           "How host buffers reach kernels: copy, managed, register or none (nothing)">,
+    Option<"mode", "mode", "::gpumem::HostBufferMode",
+           /*default=*/"::gpumem::HostBufferMode::Copy",
+           "How host buffers reach kernels: copy, managed, register or none (nothing)",
+           [{::llvm::cl::values(
+             clEnumValN(::gpumem::HostBufferMode::Copy, "copy",
+                        "device buffers and copies"),
+             clEnumValN(::gpumem::HostBufferMode::Managed, "managed",
+                        "managed memory"),
+             clEnumValN(::gpumem::HostBufferMode::Register, "register",
+                        "host registration"),
+             clEnumValN(::gpumem::HostBufferMode::None, "none", "nothing"))}]>,
   ];
   let statistics = [
     Statistic<"numDeviceBuffers", "device-buffers",

@@ -33,7 +33,7 @@ struct AttachCPUTargetPass
   void runOnOperation() override {
     if (optLevel > 3) {
       emitError(getOperation().getLoc())
-          << "O " << optLevel.getValue() << " is out of range; expected 0 to 3";
+          << "opt-level " << optLevel.getValue() << " is out of range; expected 0 to 3";
       return signalPassFailure();
     }
     if (!gpumem::isKnownHostCPU(cpu)) {

@@ -107,13 +107,11 @@ struct SanitizeMemoryAccessesPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    FailureOr<int32_t> parsed = hostkernel::parseSanitizerChecks(module, checks);
-    if (failed(parsed))
-      return signalPassFailure();
-    bounds = *parsed & GPUMEM_CHECK_MEMCHECK;
-    races = *parsed & GPUMEM_CHECK_RACECHECK;
-    init = *parsed & GPUMEM_CHECK_INITCHECK;
-    hostkernel::recordSanitizerChecks(module, *parsed);
+    int32_t parsed = checks.getValue().flags;
+    bounds = parsed & GPUMEM_CHECK_MEMCHECK;
+    races = parsed & GPUMEM_CHECK_RACECHECK;
+    init = parsed & GPUMEM_CHECK_INITCHECK;
+    hostkernel::recordSanitizerChecks(module, parsed);
     if (!bounds && !races && !init)
       return;
     SmallVector<std::pair<Operation *, Value>> accesses;

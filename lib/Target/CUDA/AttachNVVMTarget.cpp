@@ -70,14 +70,12 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
                           << " is newer than LLVM 22 emits (at most PTX "
                           << formatVersion(kLLVMMaxPtx) << ")";
 
-  if (format == "isa")
+  // Only bin and fatbin need ptxas.
+  if (format == BinaryFormat::ISA || format == BinaryFormat::Default)
     return result;
-  if (format != "bin" && format != "fatbin")
-    return emitError(loc) << "unknown output format '" << format
-                          << "'; expected isa, bin or fatbin";
   std::optional<CudaToolkit> toolkitFound = findCudaToolkit(toolkit);
   if (!toolkitFound)
-    return emitError(loc) << "format=" << format
+    return emitError(loc) << "format=" << stringifyBinaryFormat(format)
                           << " needs ptxas, which was not found"
                           << (toolkit.empty() ? std::string(
                                                     " in $CUDA_HOME, "
@@ -96,7 +94,7 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
                           << " accepts PTX up to "
                           << formatVersion(getMaxPtxForCuda(release))
                           << ", not " << formatVersion(*ptx);
-  if (format == "fatbin") {
+  if (format == BinaryFormat::Fatbin) {
     llvm::SmallString<128> fatbinary(toolkitFound->root);
     llvm::sys::path::append(fatbinary, "bin", "fatbinary");
     if (!llvm::sys::fs::can_execute(fatbinary))

@@ -248,7 +248,7 @@ void ReportNVIDIARegistersPass::runOnOperation() {
       }
     }
   });
-  if (report == "json" && reportFile != "-") {
+  if (report == gpumem::ReportFormat::JSON && reportFile != "-") {
     if (failed(mergeIntoJSON(reportFile, records))) {
       emitError(module.getLoc())
           << "cannot add registers to the JSON report '" << reportFile << "'";
@@ -269,7 +269,7 @@ void ReportNVIDIARegistersPass::runOnOperation() {
   }
   llvm::raw_ostream &os = file ? *file : llvm::errs();
   for (const KernelRecord &record : records) {
-    if (report == "json") {
+    if (report == gpumem::ReportFormat::JSON) {
       llvm::json::Object object = toJSON(record);
       object["module"] = record.module;
       object["kernel"] = record.resources.name;

@@ -169,11 +169,7 @@ void LowerNVVMToCPUPass::runOnOperation() {
   eraseAddressSpaces();
   lowerSharedAddresses();
   createKernelEntries();
-  FailureOr<int32_t> checks =
-      gpumem::hostkernel::parseSanitizerChecks(module, sanitize);
-  if (failed(checks))
-    return signalPassFailure();
-  gpumem::hostkernel::recordSanitizerChecks(module, *checks);
+  gpumem::hostkernel::recordSanitizerChecks(module, sanitize.getValue().flags);
   if (failed(gpumem::hostkernel::emitCPUModuleDescriptor(module)))
     return signalPassFailure();
   // gpumem-attach-cpu-target gives the module the host target.

@@ -83,13 +83,11 @@ struct SanitizeNVVMAccessesPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    FailureOr<int32_t> parsed = hostkernel::parseSanitizerChecks(module, checks);
-    if (failed(parsed))
-      return signalPassFailure();
+    int32_t parsed = checks.getValue().flags;
     int32_t flags =
-        (*parsed & GPUMEM_CHECK_MEMCHECK ? GPUMEM_ACCESS_CHECK_BOUNDS : 0) |
-        (*parsed & GPUMEM_CHECK_RACECHECK ? GPUMEM_SHARED_CHECK_RACES : 0) |
-        (*parsed & GPUMEM_CHECK_INITCHECK ? GPUMEM_SHARED_CHECK_INIT : 0);
+        (parsed & GPUMEM_CHECK_MEMCHECK ? GPUMEM_ACCESS_CHECK_BOUNDS : 0) |
+        (parsed & GPUMEM_CHECK_RACECHECK ? GPUMEM_SHARED_CHECK_RACES : 0) |
+        (parsed & GPUMEM_CHECK_INITCHECK ? GPUMEM_SHARED_CHECK_INIT : 0);
     if (!flags)
       return;
     DataLayout layout = DataLayout::closest(module);

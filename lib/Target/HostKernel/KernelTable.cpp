@@ -262,27 +262,6 @@ LogicalResult gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp modul
   return success();
 }
 
-FailureOr<int32_t> gpumem::hostkernel::parseSanitizerChecks(gpu::GPUModuleOp module,
-                                                     StringRef checks) {
-  SmallVector<StringRef> names;
-  checks.split(names, ',', -1, /*KeepEmpty=*/false);
-  int32_t flags = 0;
-  for (StringRef name : names) {
-    int32_t flag = llvm::StringSwitch<int32_t>(name.trim())
-                       .Case("memcheck", GPUMEM_CHECK_MEMCHECK)
-                       .Case("racecheck", GPUMEM_CHECK_RACECHECK)
-                       .Case("initcheck", GPUMEM_CHECK_INITCHECK)
-                       .Case("synccheck", GPUMEM_CHECK_SYNCCHECK)
-                       .Default(0);
-    if (!flag)
-      return module.emitError()
-             << "unknown sanitizer check '" << name.trim()
-             << "'; expected memcheck, racecheck, initcheck or synccheck";
-    flags |= flag;
-  }
-  return flags;
-}
-
 void gpumem::hostkernel::recordSanitizerChecks(gpu::GPUModuleOp module,
                                                int32_t checks) {
   if (!checks || !module->hasAttr(kKernelTableAttr))

@@ -62,11 +62,6 @@ void setKernelTable(mlir::gpu::GPUModuleOp module,
 /// attribute.
 mlir::LogicalResult emitCPUModuleDescriptor(mlir::gpu::GPUModuleOp module);
 
-/// --sanitize's comma-separated `checks` (memcheck, racecheck, initcheck,
-/// synccheck) as GPUMemCheck flags; an error on `module` for another name.
-mlir::FailureOr<int32_t> parseSanitizerChecks(mlir::gpu::GPUModuleOp module,
-                                              llvm::StringRef checks);
-
 /// Notes `checks` (GPUMemCheck flags) in each entry of the module's kernel
 /// table, for the runtime (GPUMemCPUKernel::checks).
 void recordSanitizerChecks(mlir::gpu::GPUModuleOp module, int32_t checks);

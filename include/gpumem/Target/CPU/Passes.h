@@ -7,6 +7,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "gpumem/Transforms/OptionTypes.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace gpumem {

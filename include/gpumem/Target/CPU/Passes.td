@@ -28,7 +28,7 @@ def GPUMemAttachCPUTargetPass
   }];
   let dependentDialects = ["::gpumem::GPUMemDialect"];
   let options = [
-    Option<"optLevel", "O", "unsigned", /*default=*/"2",
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
            "LLVM optimization level of the kernels, 0 to 3">,
     Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
            "Host CPU to compile for; empty: this machine's">,
@@ -144,7 +144,8 @@ def GPUMemSanitizeMemoryAccessesPass
     runtime, which makes synccheck's itself.
   }];
   let options = [
-    Option<"checks", "checks", "std::string", /*default=*/"\"memcheck\"",
+    Option<"checks", "checks", "::gpumem::SanitizerChecks",
+           /*default=*/"::gpumem::SanitizerChecks{GPUMEM_CHECK_MEMCHECK}",
            "The checks to compile in, comma-separated: memcheck, racecheck, "
            "initcheck, synccheck (recorded for the runtime, which makes "
            "that check)">,

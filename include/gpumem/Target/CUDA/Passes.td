@@ -43,8 +43,14 @@ def GPUMemAttachNVVMTargetPass
            "NVIDIA chip, for example sm_80 or sm_90">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "PTX features such as +ptx80; empty: the chip's minimum PTX version">,
-    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
-           "Output format the binary will have: isa, bin or fatbin">,
+    Option<"format", "format", "::gpumem::BinaryFormat",
+           /*default=*/"::gpumem::BinaryFormat::ISA",
+           "Output format the binary will have: isa, bin or fatbin",
+           [{::llvm::cl::values(
+             clEnumValN(::gpumem::BinaryFormat::ISA, "isa", "PTX"),
+             clEnumValN(::gpumem::BinaryFormat::Bin, "bin", "cubin"),
+             clEnumValN(::gpumem::BinaryFormat::Fatbin, "fatbin",
+                        "fatbin"))}]>,
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
            "CUDA toolkit root holding bin/ptxas; empty: search the usual places">,
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
@@ -347,9 +353,14 @@ def GPUMemReportNVIDIARegistersPass
     for; objects in other forms are skipped.
   }];
   let options = [
-    Option<"report", "report", "std::string", /*default=*/"\"text\"",
+    Option<"report", "report", "::gpumem::ReportFormat",
+           /*default=*/"::gpumem::ReportFormat::Text",
            "text, or json: added to the kernels of the JSON report in "
-           "report-file, or one JSON object per kernel on stderr">,
+           "report-file, or one JSON object per kernel on stderr",
+           [{::llvm::cl::values(
+             clEnumValN(::gpumem::ReportFormat::None, "", "no report"),
+             clEnumValN(::gpumem::ReportFormat::Text, "text", "text"),
+             clEnumValN(::gpumem::ReportFormat::JSON, "json", "JSON"))}]>,
     Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
            "The report file (text is appended), or - for stderr">,
   ];

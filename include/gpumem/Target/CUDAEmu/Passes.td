@@ -72,7 +72,8 @@ def GPUMemLowerNVVMToCPUPass
     Option<"coroutines", "coroutines", "bool", /*default=*/"true",
            "Run kernels with barriers or warp operations as coroutines when "
            "they allow it (else on fibers)">,
-    Option<"sanitize", "sanitize", "std::string", /*default=*/"\"\"",
+    Option<"sanitize", "sanitize", "::gpumem::SanitizerChecks",
+           /*default=*/"::gpumem::SanitizerChecks{}",
            "--sanitize's checks, recorded in the kernel table for the "
            "runtime (gpumem-sanitize-nvvm-accesses instruments the "
            "accesses)">
@@ -99,7 +100,8 @@ def GPUMemSanitizeNVVMAccessesPass
     the kernel table for the runtime (synccheck, device memory shadows).
   }];
   let options = [
-    Option<"checks", "checks", "std::string", /*default=*/"\"memcheck\"",
+    Option<"checks", "checks", "::gpumem::SanitizerChecks",
+           /*default=*/"::gpumem::SanitizerChecks{GPUMEM_CHECK_MEMCHECK}",
            "The checks, comma-separated: memcheck, racecheck, initcheck, "
            "synccheck">,
   ];
