@@ -15,7 +15,6 @@
 #   sanitize  gpumem was built with sanitizers (GPUMEM_SANITIZE); their
 #          options (GPUMEM_SANITIZER_ENVIRONMENT) are set for every test.
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -61,91 +60,67 @@ llvm_config.add_tool_substitutions(
     [config.gpumem_tools_dir, config.llvm_tools_dir])
 
 
-def load_gpumem_objects():
-    """gpumem-objects' own ptxas search, so the feature matches the tool."""
-    path = os.path.join(config.gpumem_src_root, "tools", "gpumem-objects",
-                        "gpumem-objects.py")
-    spec = importlib.util.spec_from_file_location("gpumem_objects", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def list_targets():
+    """gpumem-run --list-targets: {target: (available, text after the
+    name)}, so that the features say what the tools find (their own CUDA
+    driver, Vulkan runtime and ptxas probes), never a copy of them."""
+    env = dict(os.environ)
+    env.update(config.environment)
+    try:
+        run = subprocess.run(
+            [os.path.join(config.gpumem_tools_dir, "gpumem-run"),
+             "--list-targets"], env=env, capture_output=True, text=True,
+            timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        lit_config.fatal("gpumem-run --list-targets failed: %s" % error)
+    if run.returncode != 0:
+        lit_config.fatal("gpumem-run --list-targets failed: " + run.stderr)
+    targets = {}
+    for line in run.stdout.splitlines():
+        name, _, rest = line.partition(" ")
+        targets[name] = (rest.startswith("available"), rest)
+    return targets
 
 
-ptxas = load_gpumem_objects().find_ptxas()
+targets = list_targets()
+
+ptxas = re.search(r"; ptxas (.+) \(CUDA (\d+)\.(\d+)\)$",
+                  targets.get("cuda", (False, ""))[1])
 if ptxas:
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
-    version = subprocess.run([ptxas, "--version"], capture_output=True,
-                             text=True).stdout
-    release = re.search(r"release (\d+)\.(\d+)", version)
+    config.substitutions.append(("%ptxas", ptxas.group(1)))
     # CUDA 13 dropped sm_70 and sm_72.
-    if release and int(release.group(1)) >= 13:
+    if int(ptxas.group(2)) >= 13:
         config.available_features.add("ptxas-cuda13")
-    lit_config.note("ptxas found: " + ptxas)
+    lit_config.note("ptxas found: " + ptxas.group(1))
 else:
     lit_config.note("ptxas not found: PTX-level tests that need it are "
                     "unsupported")
 
-
-def cuda_device_usable():
-    """Mirrors gpumem::isCudaDeviceUsable (cuInit, then a device count)."""
-    import ctypes
-    try:
-        driver = ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return False
-    count = ctypes.c_int(0)
-    return (driver.cuInit(0) == 0 and
-            driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and
-            count.value > 0)
-
-
 import platform
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
-if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
+if targets.get("cuda-emu", (False, ""))[0]:
     config.available_features.add("cuda-emu")
 else:
     lit_config.note("cuda-emu needs an x86-64 or AArch64 host: its executed "
                     "tests are unsupported")
 
-if cuda_device_usable():
+if targets.get("cuda", (False, ""))[0]:
     config.available_features.add("cuda")
     lit_config.note("CUDA device found: GPU-executed tests run")
 else:
     lit_config.note("no CUDA device: GPU-executed tests are unsupported")
 
-
-def vulkan_probe(function):
-    """`function`() of the built Vulkan runtime (gpumemVulkanDeviceKind or
-    gpumemVulkanSubgroupSize), in a child process (the runtime may be
-    instrumented, and needs the sanitizers preloaded); 0 when it cannot
-    tell."""
-    runtime = os.path.join(config.gpumem_obj_root, "lib",
-                           "libgpumem_vulkan_runtime.so")
-    env = dict(os.environ)
-    for setting in config.environment.get("GPUMEM_UPSTREAM_RUNNER_ENV",
-                                          "").split():
-        name, value = setting.split("=", 1)
-        env[name] = value
-    probe = ("import ctypes, sys; "
-             "sys.exit(getattr(ctypes.CDLL(sys.argv[1]), sys.argv[2])())")
-    try:
-        return subprocess.run([sys.executable, "-c", probe, runtime, function],
-                              env=env, capture_output=True,
-                              timeout=60).returncode
-    except (OSError, subprocess.TimeoutExpired):
-        return 0
-
-
 import shutil
-import sys
-if vulkan_probe("gpumemVulkanDeviceKind") in (1, 2):
+vulkan = targets.get("vulkan", (False, ""))
+if vulkan[0]:
     config.available_features.add("vulkan")
     # vulkan-subgroup-size-8: the device's subgroups have 8 lanes
     # (lavapipe's on AVX2 machines).
+    subgroup = re.search(r"subgroup size (\d+)", vulkan[1])
     config.available_features.add(
-        "vulkan-subgroup-size-%d" % vulkan_probe("gpumemVulkanSubgroupSize"))
+        "vulkan-subgroup-size-%s" % (subgroup.group(1) if subgroup else "0"))
     lit_config.note("Vulkan device found: vulkan-executed tests run")
 else:
     lit_config.note("no Vulkan device: vulkan-executed tests are unsupported")

@@ -111,11 +111,8 @@ static LogicalResult link(StringRef objectPath, gpumem::Target target,
                 "gcc), which was not found on $PATH"),
            failure();
   std::string libDir = gpumem::runtimeDirectory(argv0);
-  std::string runtime = target == gpumem::Target::CUDA
-                            ? "-lgpumem_cuda_runtime"
-                        : target == gpumem::Target::Vulkan
-                            ? "-lgpumem_vulkan_runtime"
-                            : "-lgpumem_cpu_runtime";
+  std::string runtime =
+      std::string("-l") + gpumem::getTargetInfo(target).runtimeLibrary;
   std::string rpath = "-Wl,-rpath,$ORIGIN:$ORIGIN/../lib:" + libDir;
   llvm::SmallString<128> logPath;
   if (llvm::sys::fs::createTemporaryFile("gpumem-compile", "log", logPath))

@@ -47,6 +47,12 @@ static llvm::cl::list<std::string>
     sharedLibs("shared-libs", llvm::cl::desc("Extra libraries to load"),
                llvm::cl::CommaSeparated,
     llvm::cl::cat(gpumem::getToolCategory()));
+static llvm::cl::opt<bool> listTargets(
+    "list-targets",
+    llvm::cl::desc("Print one line per target: whether programs for it can "
+                   "run here and on what, or why not, and the ptxas the "
+                   "cuda target would use; then exit"),
+    llvm::cl::init(false), llvm::cl::cat(gpumem::getToolCategory()));
 static gpumem::TargetOptions targetOptions;
 
 /// Invokes the entry point and prints its result as mlir-runner does.
@@ -107,6 +113,10 @@ int main(int argc, char **argv) {
       argc, argv,
       "gpumem-run: compile a gpu dialect program and run it on CPU cores, an "
       "NVIDIA GPU or a Vulkan device\n");
+  if (listTargets) {
+    gpumem::printTargets(llvm::outs());
+    return 0;
+  }
   if (!llvm::is_contained({"void", "i32", "i64", "f32"},
                           entryPointResult.getValue())) {
     gpumem::reportToolError("unknown --entry-point-result '" +
