@@ -83,6 +83,12 @@ def objects(text):
 
 
 def find_ptxas():
+    """The ptxas of $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or $PATH: the
+    order of gpumem's own search (lib/Support/NVIDIATarget.cpp), which
+    `gpumem-run --list-targets` reports. This script does not ask
+    gpumem-run: it is installed on its own and must work without it, and
+    it uses (and reports the failure of) the ptxas the user pointed at even
+    when that one cannot say its release, which gpumem's search skips."""
     for variable in ('CUDA_HOME', 'CUDA_PATH'):
         root = os.environ.get(variable)
         if root and os.access(os.path.join(root, 'bin', 'ptxas'), os.X_OK):

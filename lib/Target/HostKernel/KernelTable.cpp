@@ -13,7 +13,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace gpumem::hostkernel;
