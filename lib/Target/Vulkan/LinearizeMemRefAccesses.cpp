@@ -86,7 +86,7 @@ void flattenStatic(OpBuilder &builder, Value value, Location loc) {
 }
 
 /// The root a view's base buffer comes from, or null.
-Value rootOf(Value base, const llvm::DenseSet<Value> &roots) {
+Value rootOf(Value base, const llvm::SetVector<Value> &roots) {
   if (roots.contains(base))
     return base;
   if (auto metadata = base.getDefiningOp<memref::ExtractStridedMetadataOp>())

@@ -15,14 +15,16 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace gpumem::vulkan {
 
 /// A kernel's roots: the one-dimensional memrefs its accesses index.
 struct MemRefRoots {
-  /// Every root.
-  llvm::DenseSet<mlir::Value> all;
+  /// Every root, in the order they were made (errors name the first bad use
+  /// in that order, the same on every run).
+  llvm::SetVector<mlir::Value> all;
   /// Buffer roots (kernel arguments `memref<?xT>`), in argument order.
   llvm::SmallVector<mlir::BlockArgument> buffers;
   /// The element offset of each buffer root, added to every index into it.

@@ -339,7 +339,7 @@ LogicalResult KernelPreparer::lowerDynamicSharedAccesses() {
   if (!dynamicShared.words)
     return success();
   for (Value view : dynamicShared.views)
-    roots.all.erase(view);
+    roots.all.remove(view);
   return gpumem::vulkan::lowerDynamicSharedAccesses(dynamicShared,
                                                     dynamicSharedAddress);
 }
