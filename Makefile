@@ -1,6 +1,8 @@
 # gpumem: the two commands a newcomer needs.
 #   make run   installs what is missing, builds, runs the headline example
 #   make test  installs what is missing, builds, runs every test
+# make test first checks that every C and C++ file is formatted as
+# .clang-format says (scripts/check-format.sh; --fix formats them).
 # Also: make deps, make build, make docs, make clean, make fuzz (a longer
 # fuzzing run: FUZZ_SECONDS, FUZZ_SEED; findings in build/fuzz), and
 # make test-sanitize (the second half of make test: the project built with
@@ -17,7 +19,8 @@ SANITIZE_BUILD ?= build-sanitize
 PACKAGES := cmake ninja-build g++ python3 \
             llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
             libboost-context-dev libgtest-dev libbenchmark-dev \
-            libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools glslang-tools
+            libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools glslang-tools \
+            clang-format-22
 # Only for bench/pocl.sh (make bench-pocl): PoCL and the OpenCL loader.
 BENCH_PACKAGES := pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -50,6 +53,7 @@ build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
 test: build
+	scripts/check-format.sh
 	/usr/lib/llvm-22/bin/lit -v $(BUILD)/test
 	cd $(BUILD) && ctest --output-on-failure
 	$(MAKE) --no-print-directory test-sanitize

@@ -416,8 +416,7 @@ TEST_F(CPURuntimeDeathTest, HostFaultsStayCrashes) {
   EXPECT_EXIT(hostFaultAfterALaunch(), ::testing::ExitedWithCode(1),
               "AddressSanitizer: SEGV");
 #else
-  EXPECT_EXIT(hostFaultAfterALaunch(), ::testing::KilledBySignal(SIGSEGV),
-              "");
+  EXPECT_EXIT(hostFaultAfterALaunch(), ::testing::KilledBySignal(SIGSEGV), "");
 #endif
 }
 

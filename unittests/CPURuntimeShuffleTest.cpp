@@ -74,8 +74,9 @@ TEST(CPURuntimeShuffle, XorWidth32) {
 
 TEST(CPURuntimeShuffle, XorWidth16) {
   // Only lanes 0..15 of each warp take part.
-  expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 8, 16, {64, 1, 1}),
-                sources(64, [](int64_t t) { return t % 32 < 16 ? t ^ 8 : -1; }));
+  expectSources(
+      runShuffle(GPUMEM_SHUFFLE_XOR, 8, 16, {64, 1, 1}),
+      sources(64, [](int64_t t) { return t % 32 < 16 ? t ^ 8 : -1; }));
   // xor 16 reaches past the 16 lanes: nobody has a source.
   expectSources(runShuffle(GPUMEM_SHUFFLE_XOR, 16, 16, {64, 1, 1}),
                 sources(64, [](int64_t) { return int64_t(-1); }));

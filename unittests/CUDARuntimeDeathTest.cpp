@@ -385,10 +385,11 @@ TEST_F(CUDARuntimeDeathTest, LaunchBeyondTheDeviceLimits) {
               R"(1 = 2048 threads; the device allows at most 1024 threads per )"
               R"(block
 $)");
-  EXPECT_EXIT(launch("deep_kernel", 1, 1, 1, 1, 1, 65, 0), ExitedWithCode(1),
-              R"(^gpumem: error: kernel 'deep_kernel': a block of 1 x 1 x 65 )"
-              R"(threads; the device allows blocks of at most 1024 x 1024 x 64 )"
-              R"(threads
+  EXPECT_EXIT(
+      launch("deep_kernel", 1, 1, 1, 1, 1, 65, 0), ExitedWithCode(1),
+      R"(^gpumem: error: kernel 'deep_kernel': a block of 1 x 1 x 65 )"
+      R"(threads; the device allows blocks of at most 1024 x 1024 x 64 )"
+      R"(threads
 $)");
   EXPECT_EXIT(launch("tall_kernel", 1, 65536, 1, 32, 1, 1, 0),
               ExitedWithCode(1),

@@ -236,14 +236,13 @@ TEST_F(CUDARuntimeDevice, ManagedMemoryWithHints) {
     void *kernel = mgpuModuleGetFunction(module, "write_tid");
     void *out = managed;
     void *params[] = {&out};
-    mgpuLaunchKernel(kernel, 1, 1, 1, threads, 1, 1, 0, stream, params,
-                     nullptr, 1);
+    mgpuLaunchKernel(kernel, 1, 1, 1, threads, 1, 1, 0, stream, params, nullptr,
+                     1);
     gpumemMemPrefetch(managed, threads * 4, GPUMEM_PREFETCH_TO_HOST, stream);
     mgpuStreamSynchronize(stream);
     for (int i = 0; i < threads; ++i)
       require(managed[i] == uint32_t(i), "the kernel's writes, on the host");
-    gpumemMemPrefetch(managed, threads * 4, GPUMEM_PREFETCH_TO_DEVICE,
-                      nullptr);
+    gpumemMemPrefetch(managed, threads * 4, GPUMEM_PREFETCH_TO_DEVICE, nullptr);
     mgpuModuleUnload(module);
     mgpuStreamDestroy(stream);
     mgpuMemFree(managed, nullptr);

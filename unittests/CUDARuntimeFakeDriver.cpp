@@ -716,8 +716,8 @@ FAKE_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr ptr, size_t bytes,
                                            CUmemLocation location,
                                            unsigned flags, CUstream stream) {
   RECORD("cuMemPrefetchAsync_v2",
-         {ptr, bytes, signedBits(location.type), signedBits(location.id),
-          flags, bits(stream)});
+         {ptr, bytes, signedBits(location.type), signedBits(location.id), flags,
+          bits(stream)});
   NEED_CONTEXT();
   return checkManaged(ptr, bytes);
 }

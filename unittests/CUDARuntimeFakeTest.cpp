@@ -377,10 +377,10 @@ TEST_F(CUDARuntimeFake, ManagedMemoryHints) {
   EXPECT_EQ(fake().symbols(),
             std::vector<std::string>{"cuMemPrefetchAsync_v2"});
   FakeCudaCall call = fake().last("cuMemPrefetchAsync_v2");
-  EXPECT_EQ(std::vector<uint64_t>(call.args, call.args + 6),
-            (std::vector<uint64_t>{bits(managed), 4096,
-                                   CU_MEM_LOCATION_TYPE_DEVICE, 0, 0,
-                                   bits(stream)}));
+  EXPECT_EQ(
+      std::vector<uint64_t>(call.args, call.args + 6),
+      (std::vector<uint64_t>{bits(managed), 4096, CU_MEM_LOCATION_TYPE_DEVICE,
+                             0, 0, bits(stream)}));
 
   // Without a stream: on the null stream, waited for.
   fake().Reset();

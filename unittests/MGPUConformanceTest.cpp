@@ -95,7 +95,7 @@ const MGPU &loadRuntime(const char *path) {
   functions.library = library;
 #define MGPU_FUNCTION(name)                                                    \
   functions.name =                                                             \
-      reinterpret_cast<decltype(functions.name)>(dlsym(library, #name));      \
+      reinterpret_cast<decltype(functions.name)>(dlsym(library, #name));       \
   if (!functions.name) {                                                       \
     std::fprintf(stderr, "%s does not export " #name "\n", path);              \
     std::exit(3);                                                              \
@@ -229,10 +229,10 @@ TEST_P(MGPUConformance, Memset32CountsElements) {
   void *device = deviceFilled(10 * 4, 0);
   mgpu->mgpuMemset32(static_cast<uint32_t *>(device) + 1, 0xDEADBEEFu, 7,
                      nullptr);
-  EXPECT_EQ(read<uint32_t>(device, 10),
-            (std::vector<uint32_t>{0, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF,
-                                   0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF,
-                                   0xDEADBEEF, 0, 0}));
+  EXPECT_EQ(
+      read<uint32_t>(device, 10),
+      (std::vector<uint32_t>{0, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF,
+                             0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF, 0, 0}));
   mgpu->mgpuMemset32(device, 5, 0, nullptr);
   EXPECT_EQ(read<uint32_t>(device, 1)[0], 0u);
   mgpu->mgpuMemFree(device, nullptr);
@@ -241,9 +241,9 @@ TEST_P(MGPUConformance, Memset32CountsElements) {
 TEST_P(MGPUConformance, Memset16CountsElements) {
   void *device = deviceFilled(8 * 2, 0);
   mgpu->mgpuMemset16(static_cast<uint16_t *>(device) + 2, 0xBEEF, 5, nullptr);
-  EXPECT_EQ(read<uint16_t>(device, 8),
-            (std::vector<uint16_t>{0, 0, 0xBEEF, 0xBEEF, 0xBEEF, 0xBEEF,
-                                   0xBEEF, 0}));
+  EXPECT_EQ(
+      read<uint16_t>(device, 8),
+      (std::vector<uint16_t>{0, 0, 0xBEEF, 0xBEEF, 0xBEEF, 0xBEEF, 0xBEEF, 0}));
   mgpu->mgpuMemset16(device, 5, 0, nullptr);
   EXPECT_EQ(read<uint16_t>(device, 1)[0], 0u);
   mgpu->mgpuMemFree(device, nullptr);
@@ -374,8 +374,7 @@ $)");
               R"(^gpumem: error: mgpuMemHostRegisterMemRef: invalid memref )"
               R"(\(rank -1, 4-byte elements\)
 $)");
-  EXPECT_EXIT(mgpu->mgpuMemHostRegisterMemRef(1, nullptr, 4),
-              ExitedWithCode(1),
+  EXPECT_EXIT(mgpu->mgpuMemHostRegisterMemRef(1, nullptr, 4), ExitedWithCode(1),
               R"(^gpumem: error: mgpuMemHostRegisterMemRef: null memref )"
               R"(descriptor
 $)");

@@ -13,7 +13,8 @@ TEST(NVIDIAChips, TableIsOrderedAndConsistent) {
   ASSERT_FALSE(chips.empty());
   for (size_t i = 1; i < chips.size(); ++i) {
     EXPECT_LE(chips[i - 1].minPtx, chips[i].minPtx) << chips[i].name.str();
-    EXPECT_LE(chips[i - 1].firstCuda, chips[i].firstCuda) << chips[i].name.str();
+    EXPECT_LE(chips[i - 1].firstCuda, chips[i].firstCuda)
+        << chips[i].name.str();
   }
   for (const NVIDIAChip &chip : chips) {
     EXPECT_EQ(chip.staticSharedBytes, 48u * 1024) << chip.name.str();

@@ -25,8 +25,7 @@ struct Warp {
       lanes[l] = {100 + l, b, c};
   }
   /// {result, predicate} of `op` for `lane` with a full member mask.
-  Result at(int32_t op, uint32_t lane,
-                                  uint32_t mask = 0xffffffffu) const {
+  Result at(int32_t op, uint32_t lane, uint32_t mask = 0xffffffffu) const {
     int32_t pred = -1;
     uint64_t result = ptxWarpResult(op, lane, mask, lanes, &pred);
     return Result{result, pred};
@@ -108,8 +107,7 @@ TEST(PTXMatch, AnyAndAll) {
     warp.lanes[l].value = l / 8;
   EXPECT_EQ(warp.at(GPUMEM_WARP_MATCH_ANY, 9).first, 0xff00ull);
   EXPECT_EQ(warp.at(GPUMEM_WARP_MATCH_ALL, 9), (Result(0, 0)));
-  EXPECT_EQ(warp.at(GPUMEM_WARP_MATCH_ALL, 9, 0xff00),
-            (Result(0xff00, 1)));
+  EXPECT_EQ(warp.at(GPUMEM_WARP_MATCH_ALL, 9, 0xff00), (Result(0xff00, 1)));
 }
 
 /// The buffer upstream's NVVM lowering packs for (i32, f64, i64, ptr).

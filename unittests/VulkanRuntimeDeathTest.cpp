@@ -134,12 +134,14 @@ TEST_F(VulkanRuntimeDeathTest, MalformedImage) {
               "ABI version 7; this runtime reads version 2\n$");
   expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0},
                   "the image header at byte 0 needs 16 bytes, 12 are left");
-  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0, 0x40000000},
-                  "1073741824 SPIR-V words do not fit");
-  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0, 1, 0x12345678},
-                  "the SPIR-V module has no SPIR-V header");
-  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0xffffffff, 5, 0x07230203,
-                   0x10300, 0, 10, 0},
+  expectMalformed(
+      {GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0, 0x40000000},
+      "1073741824 SPIR-V words do not fit");
+  expectMalformed(
+      {GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION, 0, 1, 0x12345678},
+      "the SPIR-V module has no SPIR-V header");
+  expectMalformed({GPUMEM_VULKAN_IMAGE_MAGIC, GPUMEM_VULKAN_ABI_VERSION,
+                   0xffffffff, 5, 0x07230203, 0x10300, 0, 10, 0},
                   "4294967295 kernel records do not fit");
   // A kernel that is no entry point of the SPIR-V.
   expectMalformed(buildImage(spirv, {plain}),

@@ -222,8 +222,8 @@ TEST(VulkanRuntime, NullStreamOrdersAllStreams) {
   std::vector<void *> params = addParams(mx, mx, mx, one);
   void *a = mgpuStreamCreate(), *b = mgpuStreamCreate();
   auto launch = [&](void *stream) {
-    mgpuLaunchKernel(function, n / 64, 1, 1, 64, 1, 1, 0, stream,
-                     params.data(), nullptr, params.size());
+    mgpuLaunchKernel(function, n / 64, 1, 1, 64, 1, 1, 0, stream, params.data(),
+                     nullptr, params.size());
   };
   launch(a);       // x * 2
   launch(nullptr); // after a: x * 4
@@ -233,8 +233,8 @@ TEST(VulkanRuntime, NullStreamOrdersAllStreams) {
   mgpuEventSynchronize(all);
   for (int i = 0; i < n; ++i)
     ASSERT_EQ(x[i], float(i) * 8) << "element " << i;
-  launch(b);       // x * 16
-  launch(nullptr); // after b: x * 32
+  launch(b);                      // x * 16
+  launch(nullptr);                // after b: x * 32
   mgpuStreamSynchronize(nullptr); // all streams
   for (int i = 0; i < n; ++i)
     ASSERT_EQ(x[i], float(i) * 32) << "element " << i;

@@ -56,7 +56,8 @@ enum : int {
     (CUcontext *, CUdevice))                                                   \
   X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult, (CUcontext))                 \
   X(cuCtxSynchronize, "cuCtxSynchronize", CUresult, (void))                    \
-  X(cuModuleLoadData, "cuModuleLoadData", CUresult, (CUmodule *, const void *)) \
+  X(cuModuleLoadData, "cuModuleLoadData", CUresult,                            \
+    (CUmodule *, const void *))                                                \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx", CUresult,                        \
     (CUmodule *, const void *, unsigned, CUjit_option *, void **))             \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult,                      \
@@ -80,8 +81,8 @@ enum : int {
   X(cuMemFreeAsync, "cuMemFreeAsync", CUresult, (CUdeviceptr, CUstream))       \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUresult,                                 \
     (CUdeviceptr, const void *, size_t))                                       \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult, (void *, CUdeviceptr, size_t)) \
-  X(cuMemsetD32, "cuMemsetD32_v2", CUresult, (CUdeviceptr, unsigned, size_t)) \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult, (void *, CUdeviceptr, size_t))  \
+  X(cuMemsetD32, "cuMemsetD32_v2", CUresult, (CUdeviceptr, unsigned, size_t))  \
   X(cuMemcpyAsync, "cuMemcpyAsync", CUresult,                                  \
     (CUdeviceptr, CUdeviceptr, size_t, CUstream))                              \
   X(cuMemAllocManaged, "cuMemAllocManaged", CUresult,                          \

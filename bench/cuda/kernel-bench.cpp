@@ -14,7 +14,8 @@
 //
 // Parameters: an nvcc kernel takes raw pointers; a gpumem kernel takes each
 // memref<d0 x ... x f32> expanded as the LLVM lowering of gpu.func does:
-//   (ptr allocated, ptr aligned, i64 offset, i64 size x rank, i64 stride x rank)
+//   (ptr allocated, ptr aligned, i64 offset, i64 size x rank, i64 stride x
+//   rank)
 // i.e. matmul 3 x 7 = 21 parameters, reduce 2 x 5 = 10, transpose 2 x 7 = 14.
 
 #include "cuda-driver.h"
@@ -42,9 +43,9 @@ public:
   }
   /// An expanded row-major memref descriptor (gpumem kernels).
   Params &memref(CUdeviceptr p, std::initializer_list<int64_t> shape) {
-    values.push_back(p);  // allocated pointer
-    values.push_back(p);  // aligned pointer
-    values.push_back(0);  // offset
+    values.push_back(p); // allocated pointer
+    values.push_back(p); // aligned pointer
+    values.push_back(0); // offset
     for (int64_t size : shape)
       values.push_back(static_cast<uint64_t>(size));
     std::vector<int64_t> strides(shape.size());
@@ -66,7 +67,7 @@ public:
   size_t size() const { return values.size(); }
 
 private:
-  std::vector<uint64_t> values;  // every parameter is 8 bytes
+  std::vector<uint64_t> values; // every parameter is 8 bytes
   std::vector<void *> pointers;
 };
 
@@ -221,8 +222,8 @@ Result matmul(CUmodule nv, CUmodule gm) {
     indices.push_back(i * n + j);
     reference.push_back(sum);
   }
-  r.check = compare(download(c1, n * n), download(c2, n * n), reference,
-                    indices);
+  r.check =
+      compare(download(c1, n * n), download(c2, n * n), reference, indices);
   time(r, grid, block);
   for (CUdeviceptr p : {da, db, c1, c2})
     CU_CHECK(cuMemFree(p));
@@ -278,8 +279,8 @@ Result transpose(CUmodule nv, CUmodule gm) {
   for (size_t i = 0; i < static_cast<size_t>(n); ++i)
     for (size_t j = 0; j < static_cast<size_t>(n); ++j)
       reference[j * n + i] = in[i * n + j];
-  r.check = compare(download(o1, in.size()), download(o2, in.size()),
-                    reference, {});
+  r.check =
+      compare(download(o1, in.size()), download(o2, in.size()), reference, {});
   time(r, grid, block);
   for (CUdeviceptr p : {din, o1, o2})
     CU_CHECK(cuMemFree(p));

@@ -98,8 +98,9 @@ void launchPlain(long launches) {
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                             CU_JIT_OPTIMIZATION_LEVEL};
-  void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
-                    reinterpret_cast<void *>(static_cast<intptr_t>(kJitOptLevel))};
+  void *values[] = {
+      log, reinterpret_cast<void *>(sizeof(log)),
+      reinterpret_cast<void *>(static_cast<intptr_t>(kJitOptLevel))};
   CUresult loaded = cuModuleLoadDataEx(&module, kEmptyPTX, 3, options, values);
   if (loaded != CUDA_SUCCESS)
     fprintf(stderr, "JIT log: %s\n", log);
@@ -159,7 +160,8 @@ void allocPlain() {
     t0 = seconds();
     ordered(pairs);
     t1 = seconds();
-    printf("alloc plain stream %zu %ld %.1f\n", bytes, pairs, pairs / (t1 - t0));
+    printf("alloc plain stream %zu %ld %.1f\n", bytes, pairs,
+           pairs / (t1 - t0));
   }
   CU_CHECK(cuStreamDestroy(stream));
 }

@@ -50,7 +50,8 @@ static Device open(const std::string &source) {
     d.queue = clCreateCommandQueue(d.context, device, 0, &status);
     check(status, "clCreateCommandQueue");
     const char *text = source.c_str();
-    d.program = clCreateProgramWithSource(d.context, 1, &text, nullptr, &status);
+    d.program =
+        clCreateProgramWithSource(d.context, 1, &text, nullptr, &status);
     check(status, "clCreateProgramWithSource");
     if (clBuildProgram(d.program, 1, &device, "-cl-std=CL1.2", nullptr,
                        nullptr) != CL_SUCCESS) {
@@ -62,14 +63,16 @@ static Device open(const std::string &source) {
     }
     return d;
   }
-  std::fprintf(stderr, "pocl bench: no PoCL platform (install pocl-opencl-icd)\n");
+  std::fprintf(stderr,
+               "pocl bench: no PoCL platform (install pocl-opencl-icd)\n");
   std::exit(1);
 }
 
 static cl_mem buffer(Device &d, std::vector<float> &host) {
   cl_int status;
-  cl_mem mem = clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                              host.size() * sizeof(float), host.data(), &status);
+  cl_mem mem =
+      clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                     host.size() * sizeof(float), host.data(), &status);
   check(status, "clCreateBuffer");
   return mem;
 }

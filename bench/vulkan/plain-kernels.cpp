@@ -33,16 +33,28 @@ Problem problem(const std::string &name) {
   // The vulkan pipeline sinks the launch's constants into the kernel, so
   // gpumem's kernels take only their memrefs.
   if (name == "elementwise")
-    return {{4194304, 4194304}, {16384, 1, 1}, {256, 1, 1}, 10,
+    return {{4194304, 4194304},
+            {16384, 1, 1},
+            {256, 1, 1},
+            10,
             {0, 4194304, 1, 0, 4194304, 1}};
   if (name == "reduction")
-    return {{4194304, 4096}, {4096, 1, 1}, {256, 1, 1}, 10,
+    return {{4194304, 4096},
+            {4096, 1, 1},
+            {256, 1, 1},
+            10,
             {0, 4194304, 1, 0, 4096, 1}};
   if (name == "matmul")
-    return {{65536, 65536, 65536}, {16, 16, 1}, {16, 16, 1}, 5,
+    return {{65536, 65536, 65536},
+            {16, 16, 1},
+            {16, 16, 1},
+            5,
             {0, 256, 256, 256, 1, 0, 256, 256, 256, 1, 0, 256, 256, 256, 1}};
   if (name == "transpose")
-    return {{1048576, 1048576}, {64, 64, 1}, {16, 16, 1}, 10,
+    return {{1048576, 1048576},
+            {64, 64, 1},
+            {16, 16, 1},
+            10,
             {0, 1024, 1024, 1024, 1, 0, 1024, 1024, 1024, 1}};
   die("unknown kernel (elementwise, reduction, matmul, transpose)");
 }
@@ -98,10 +110,9 @@ int main(int argc, char **argv) {
     push = {two};
   }
   uint32_t pushBytes = uint32_t(push.size() * 4);
-  Pipeline pipeline = createPipeline(context, argv[2],
-                                     gpumem ? "main_kernel" : "main",
-                                     uint32_t(p.sizes.size()), pushBytes,
-                                     p.block);
+  Pipeline pipeline =
+      createPipeline(context, argv[2], gpumem ? "main_kernel" : "main",
+                     uint32_t(p.sizes.size()), pushBytes, p.block);
   std::vector<Buffer> buffers;
   std::vector<VkBuffer> handles;
   for (size_t floats : p.sizes) {

@@ -58,7 +58,6 @@ struct Launcher {
           "vkCreateSemaphore");
   }
 
-
   void reuse() {
     check(vkResetCommandBuffer(commands, 0), "vkResetCommandBuffer");
     recordDispatch(commands, pipeline, set, &push, sizeof push, grid);

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+// clang-format off
 #define VK_FUNCTIONS(X)                                                        \
   X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties)               \
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                  \
@@ -39,6 +40,7 @@
   X(vkDestroyFence) X(vkResetFences) X(vkGetFenceStatus) X(vkQueueSubmit)      \
   X(vkWaitForFences) X(vkCreateSemaphore) X(vkWaitSemaphoresKHR)               \
   X(vkGetSemaphoreCounterValueKHR)
+// clang-format on
 
 #define VK_DECLARE(name) static PFN_##name name;
 VK_DECLARE(vkGetInstanceProcAddr)
@@ -84,7 +86,8 @@ inline Context createContext() {
   VkInstanceCreateInfo instanceInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   instanceInfo.pApplicationInfo = &application;
   VkInstance instance;
-  check(vkCreateInstance(&instanceInfo, nullptr, &instance), "vkCreateInstance");
+  check(vkCreateInstance(&instanceInfo, nullptr, &instance),
+        "vkCreateInstance");
 #define VK_LOAD(name)                                                          \
   name = reinterpret_cast<PFN_##name>(vkGetInstanceProcAddr(instance, #name));
   VK_FUNCTIONS(VK_LOAD)

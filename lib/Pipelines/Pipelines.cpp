@@ -15,12 +15,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Pipelines/Pipelines.h"
+#include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Target/CUDA/Passes.h"
 #include "gpumem/Target/CUDAEmu/Passes.h"
 #include "gpumem/Target/Vulkan/Passes.h"
-#include "gpumem/Runtime/CPUKernelABI.h"
-#include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -167,13 +167,11 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
 
 /// The front both NVIDIA pipelines share: hoisting and outlining, the move
 /// of large static shared memory for `chip`, and the checked #nvvm.target.
-static void
-addNVIDIAFront(OpPassManager &pm, gpumem::HostBufferMode hostBuffers,
-               bool boundsChecks,
-               const gpumem::GPUMemPlanWorkgroupMemoryPassOptions &plan,
-               StringRef chip, StringRef features, gpumem::BinaryFormat format,
-               StringRef toolkit, unsigned optLevel,
-               bool recordMemoryCalls = false) {
+static void addNVIDIAFront(
+    OpPassManager &pm, gpumem::HostBufferMode hostBuffers, bool boundsChecks,
+    const gpumem::GPUMemPlanWorkgroupMemoryPassOptions &plan, StringRef chip,
+    StringRef features, gpumem::BinaryFormat format, StringRef toolkit,
+    unsigned optLevel, bool recordMemoryCalls = false) {
   addHostBuffersToDevice(pm, hostBuffers);
   addOutliningWithHoisting(pm, boundsChecks, plan, /*lowerAllReduce=*/true,
                            /*sinkConstants=*/false, recordMemoryCalls);
@@ -253,11 +251,11 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   // of an allocation in --sanitize's reports.
   // Static workgroup memory over what the cpu runtime gives a block is an
   // error at compile time.
-  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
-                           getPlanOptions(options, "cpu", "",
-                                          GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK),
-                           /*lowerAllReduce=*/true, /*sinkConstants=*/false,
-                           /*recordMemoryCalls=*/true);
+  addOutliningWithHoisting(
+      pm, options.dynamicSharedBoundsChecks,
+      getPlanOptions(options, "cpu", "", GPUMEM_CPU_MAX_SHARED_BYTES_PER_BLOCK),
+      /*lowerAllReduce=*/true, /*sinkConstants=*/false,
+      /*recordMemoryCalls=*/true);
   GPUMemAttachCPUTargetPassOptions target;
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;

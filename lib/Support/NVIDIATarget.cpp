@@ -80,11 +80,10 @@ NVIDIAOccupancy gpumem::getNVIDIAOccupancy(const NVIDIAChip &chip,
 }
 
 std::string gpumem::listNVIDIAChips() {
-  return llvm::join(llvm::map_range(kChips,
-                                    [](const NVIDIAChip &chip) {
-                                      return chip.name.str();
-                                    }),
-                    ", ");
+  return llvm::join(
+      llvm::map_range(kChips,
+                      [](const NVIDIAChip &chip) { return chip.name.str(); }),
+      ", ");
 }
 
 Version10 gpumem::getMaxPtxForCuda(Version10 cuda) {
@@ -183,9 +182,9 @@ static std::optional<CudaToolkit> probePtxas(llvm::StringRef ptxas) {
     return std::nullopt;
   CudaToolkit toolkit;
   toolkit.ptxas = ptxas.str();
-  toolkit.root = llvm::sys::path::parent_path(
-                     llvm::sys::path::parent_path(toolkit.ptxas))
-                     .str();
+  toolkit.root =
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(toolkit.ptxas))
+          .str();
   toolkit.release = *release;
   it->second = toolkit;
   return toolkit;

@@ -13,9 +13,9 @@ namespace gpumem {
 
 /// `object` as a #gpu.object of `target`. These targets have no fat binary:
 /// `format=fatbin` gives the binary itself.
-inline mlir::Attribute makeTargetObject(mlir::Attribute target,
-                                        llvm::ArrayRef<char> object,
-                                        const mlir::gpu::TargetOptions &options) {
+inline mlir::Attribute
+makeTargetObject(mlir::Attribute target, llvm::ArrayRef<char> object,
+                 const mlir::gpu::TargetOptions &options) {
   mlir::gpu::CompilationTarget format = options.getCompilationTarget();
   if (format == mlir::gpu::CompilationTarget::Fatbin)
     format = mlir::gpu::CompilationTarget::Binary;

@@ -18,8 +18,8 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
-#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -113,8 +113,8 @@ std::string gpumem::detectCudaChip() {
 std::string gpumem::runtimeDirectory(const char *argv0) {
   std::string tool = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&gpumem::isCudaDeviceUsable));
-  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(tool)));
+  llvm::SmallString<256> dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(tool)));
   llvm::sys::path::append(dir, "lib");
   return dir.str().str();
 }
@@ -187,8 +187,7 @@ static void hideUnrelatedOptions() {
   }
 }
 
-void gpumem::parseToolCommandLine(int argc, char **argv,
-                                  StringRef overview) {
+void gpumem::parseToolCommandLine(int argc, char **argv, StringRef overview) {
   toolName() = llvm::sys::path::filename(argv[0]).str();
   // --mlir-print-ir-after=PASS and its kin name passes by argument: every
   // pass the pipelines may run must be registered to be found.
@@ -240,8 +239,8 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   }
   if (options.cpu != "host" && !isKnownHostCPU(options.cpu)) {
     reportToolError("unknown --cpu '" + options.cpu +
-                      "' for this machine's target; for example x86-64, or "
-                      "host for this machine's CPU");
+                    "' for this machine's target; for example x86-64, or "
+                    "host for this machine's CPU");
     return failure();
   }
   // --host-buffers, --sanitize and --smem-report were checked as they were
@@ -249,7 +248,7 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   bool sanitize = !options.sanitize.getValue().empty();
   if (!options.chip.empty() && !lookupNVIDIAChip(options.chip)) {
     reportToolError("unknown NVIDIA chip '" + options.chip +
-                      "' for --chip; for example sm_80 or sm_90");
+                    "' for --chip; for example sm_80 or sm_90");
     return failure();
   }
   // The combinations need the target; "auto" resolves here only when
@@ -265,20 +264,19 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   const TargetInfo &info = getTargetInfo(*target);
   if (info.fixedSubgroupSize &&
       options.subgroupSize != info.fixedSubgroupSize) {
-    reportToolError("--subgroup-size=" + Twine(options.subgroupSize.getValue()) +
-                    " is for --target=vulkan; the " + info.name +
-                    " target's warps have " + Twine(info.fixedSubgroupSize) +
-                    " lanes");
+    reportToolError(
+        "--subgroup-size=" + Twine(options.subgroupSize.getValue()) +
+        " is for --target=vulkan; the " + info.name + " target's warps have " +
+        Twine(info.fixedSubgroupSize) + " lanes");
     return failure();
   }
   if (sanitize && !info.sanitizes) {
     reportToolError(Twine("--sanitize runs on the cpu and cuda-emu "
-                            "targets, not ") +
-                      targetName(*target) + "; use --target=cpu");
+                          "targets, not ") +
+                    targetName(*target) + "; use --target=cpu");
     return failure();
   }
-  if (options.maxSharedMemory.getNumOccurrences() &&
-      info.fixedSubgroupSize) {
+  if (options.maxSharedMemory.getNumOccurrences() && info.fixedSubgroupSize) {
     reportToolError(Twine("--max-shared-memory is for --target=vulkan; the ") +
                     targetName(*target) +
                     " target's limit comes from its chip or runtime");
@@ -286,23 +284,22 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   }
   if (options.maxSharedMemory.getNumOccurrences() &&
       options.maxSharedMemory < 16384) {
-    reportToolError("--max-shared-memory=" +
-                    Twine(options.maxSharedMemory.getValue()) +
-                    " is below Vulkan's minimum of 16384 bytes");
+    reportToolError(
+        "--max-shared-memory=" + Twine(options.maxSharedMemory.getValue()) +
+        " is below Vulkan's minimum of 16384 bytes");
     return failure();
   }
   if (!options.chip.empty() && !info.hasChip) {
     reportToolError("--chip=" + options.chip +
-                      " names an NVIDIA chip, for --target=cuda and "
-                      "cuda-emu; the " +
-                      targetName(*target) + " target has no chip");
+                    " names an NVIDIA chip, for --target=cuda and "
+                    "cuda-emu; the " +
+                    targetName(*target) + " target has no chip");
     return failure();
   }
   return success();
 }
 
-FailureOr<gpumem::Target>
-gpumem::resolveTarget(const TargetOptions &options) {
+FailureOr<gpumem::Target> gpumem::resolveTarget(const TargetOptions &options) {
   StringRef name = options.target;
   if (const TargetInfo *info = lookupTarget(name))
     return info->target;
@@ -317,9 +314,9 @@ gpumem::resolveTarget(const TargetOptions &options) {
 }
 
 std::string gpumem::formatSeconds(std::chrono::steady_clock::time_point start) {
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%.3f s", seconds);
   return text;
@@ -421,9 +418,8 @@ static void buildCudaEmu(OpPassManager &pm,
   gpumem::buildCudaEmuPipeline(pm, emuOptions);
 }
 
-static void buildVulkan(OpPassManager &pm,
-                        const gpumem::TargetOptions &options, StringRef,
-                        uint64_t maxSharedMemory) {
+static void buildVulkan(OpPassManager &pm, const gpumem::TargetOptions &options,
+                        StringRef, uint64_t maxSharedMemory) {
   gpumem::VulkanPipelineOptions vulkanOptions;
   vulkanOptions.subgroupSize = options.subgroupSize.getValue();
   if (maxSharedMemory)
@@ -462,8 +458,8 @@ static std::string probeVulkan(std::string &detail) {
     return "no Vulkan device found (gpumem's Vulkan runtime found no "
            "driver or no device; Debian's mesa-vulkan-drivers gives one on "
            "any machine)";
-  auto subgroupSize = reinterpret_cast<int (*)()>(
-      vulkanProbe("gpumemVulkanSubgroupSize"));
+  auto subgroupSize =
+      reinterpret_cast<int (*)()>(vulkanProbe("gpumemVulkanSubgroupSize"));
   detail = std::string(kind == 2 ? "GPU" : "CPU implementation") +
            ", subgroup size " +
            std::to_string(subgroupSize ? subgroupSize() : 0);
@@ -511,8 +507,8 @@ void gpumem::printTargets(llvm::raw_ostream &os) {
       os << ": " << detail;
     if (info.target == Target::CUDA)
       if (std::optional<CudaToolkit> toolkit = findCudaToolkit())
-        os << "; ptxas " << toolkit->ptxas << " (CUDA "
-           << toolkit->release / 10 << "." << toolkit->release % 10 << ")";
+        os << "; ptxas " << toolkit->ptxas << " (CUDA " << toolkit->release / 10
+           << "." << toolkit->release % 10 << ")";
     os << "\n";
   }
 }
@@ -576,13 +572,12 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
 }
 
 FailureOr<SmallVector<std::string>>
-gpumem::runtimeLibraries(Target target, const char *argv0,
-                         bool withMLIRUtils) {
+gpumem::runtimeLibraries(Target target, const char *argv0, bool withMLIRUtils) {
   llvm::SmallString<256> runtime(runtimeDirectory(argv0));
   llvm::sys::path::append(runtime, runtimeLibraryFile(target));
   if (!llvm::sys::fs::exists(runtime)) {
-    reportToolError(Twine("the ") + targetName(target) + " runtime " +
-                    runtime + " was not found");
+    reportToolError(Twine("the ") + targetName(target) + " runtime " + runtime +
+                    " was not found");
     return failure();
   }
   llvm::SmallString<256> utils(runtimeDirectory(argv0));
@@ -590,7 +585,8 @@ gpumem::runtimeLibraries(Target target, const char *argv0,
   SmallVector<std::string> libraries{runtime.str().str(), utils.str().str()};
   if (!withMLIRUtils)
     return libraries;
-  for (StringRef utils : {"libmlir_c_runner_utils.so", "libmlir_runner_utils.so"}) {
+  for (StringRef utils :
+       {"libmlir_c_runner_utils.so", "libmlir_runner_utils.so"}) {
     llvm::SmallString<256> path(GPUMEM_MLIR_LIB_DIR);
     llvm::sys::path::append(path, utils);
     libraries.push_back(path.str().str());

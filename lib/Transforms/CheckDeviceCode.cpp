@@ -238,20 +238,21 @@ struct CheckDeviceCodePass
   /// Attributions are laid out at compile time: each needs a static shape.
   /// Returns whether one did not.
   static bool checkAttributions(gpu::GPUFuncOp func) {
-    auto check = [&](ArrayRef<BlockArgument> attributions, StringRef kind) {
-      for (auto [index, attribution] : llvm::enumerate(attributions)) {
-        auto type = dyn_cast<MemRefType>(attribution.getType());
-        if (type && type.hasStaticShape())
-          continue;
-        func.emitOpError()
-            << "has " << kind << " attribution " << index << " of type "
-            << attribution.getType()
-            << "; attributions need a static shape (a buffer sized at run "
-               "time is a memref.alloc or memref.alloca in the kernel)";
-        return true;
-      }
-      return false;
-    };
+    auto check =
+        [&](ArrayRef<BlockArgument> attributions, StringRef kind) {
+          for (auto [index, attribution] : llvm::enumerate(attributions)) {
+            auto type = dyn_cast<MemRefType>(attribution.getType());
+            if (type && type.hasStaticShape())
+              continue;
+            func.emitOpError()
+                << "has " << kind << " attribution " << index << " of type "
+                << attribution.getType()
+                << "; attributions need a static shape (a buffer sized at run "
+                   "time is a memref.alloc or memref.alloca in the kernel)";
+            return true;
+          }
+          return false;
+        };
     bool workgroup = check(func.getWorkgroupAttributions(), "workgroup");
     return check(func.getPrivateAttributions(), "private") || workgroup;
   }
@@ -261,22 +262,24 @@ struct CheckDeviceCodePass
     DenseSet<Type> reported;
     DenseSet<Operation *> deviceFunctions = getDeviceFunctions(getOperation());
     // Definitions before uses: a type is reported where it first appears.
-    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isDeviceOnlyOp(op) && isHostCode(op, deviceFunctions)) {
-        op->emitOpError()
-            << "is device code in host code; it belongs in a gpu.launch "
-               "body, a gpu.func or a function called only from them";
-        failed = true;
-        return;
-      }
-      failed |= checkTypes(op, deviceFunctions, reported);
-      if (auto function = dyn_cast<FunctionOpInterface>(op))
-        failed |= checkDeclaredSizes(function);
-    });
+    getOperation().walk<WalkOrder::PreOrder>(
+        [&](Operation *op) {
+          if (isDeviceOnlyOp(op) && isHostCode(op, deviceFunctions)) {
+            op->emitOpError()
+                << "is device code in host code; it belongs in a gpu.launch "
+                   "body, a gpu.func or a function called only from them";
+            failed = true;
+            return;
+          }
+          failed |= checkTypes(op, deviceFunctions, reported);
+          if (auto function = dyn_cast<FunctionOpInterface>(op))
+            failed |= checkDeclaredSizes(function);
+        });
     getOperation().walk([&](Operation *op) {
       Operation *parent = op->getParentOp();
       if (isa_and_present<gpu::GPUModuleOp, ModuleOp>(parent) &&
-          !op->hasTrait<OpTrait::IsTerminator>() && !isa<SymbolOpInterface>(op)) {
+          !op->hasTrait<OpTrait::IsTerminator>() &&
+          !isa<SymbolOpInterface>(op)) {
         op->emitOpError() << "is at the top level of "
                           << (isa<ModuleOp>(parent) ? "the module"
                                                     : "a gpu.module")
@@ -312,7 +315,8 @@ struct CheckDeviceCodePass
                             : (space == 0 || space == 1 || space == 3);
       if (legal)
         return;
-      InFlightDiagnostic diag = op->emitOpError() << "allocates in memory space ";
+      InFlightDiagnostic diag = op->emitOpError()
+                                << "allocates in memory space ";
       if (auto integer = dyn_cast<IntegerAttr>(type.getMemorySpace()))
         diag << integer.getInt();
       else

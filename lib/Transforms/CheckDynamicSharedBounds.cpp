@@ -19,8 +19,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 
-#include "llvm/Support/CheckedArithmetic.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMCHECKDYNAMICSHAREDBOUNDSPASS
@@ -69,7 +69,8 @@ std::optional<ByteRange> byteRange(Operation *view) {
     for (auto [size, stride] : llvm::zip(sizes, strides)) {
       if (size == 0)
         return ByteRange{offset, offset};
-      std::optional<int64_t> reach = llvm::checkedMul<int64_t>(size - 1, stride);
+      std::optional<int64_t> reach =
+          llvm::checkedMul<int64_t>(size - 1, stride);
       if (!reach)
         return overflow;
       if (*reach < 0)

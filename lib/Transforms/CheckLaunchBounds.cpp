@@ -38,10 +38,9 @@ LogicalResult checkSizes(Operation *launch, const char *what,
              << "asks for a " << what << " size of " << *values[d]
              << " in dimension " << "xyz"[d] << "; sizes are at least 1";
     if (*values[d] > limits[d])
-      return launch->emitOpError()
-             << "asks for a " << what << " size of " << *values[d]
-             << " in dimension " << "xyz"[d] << "; GPUs allow at most "
-             << limits[d];
+      return launch->emitOpError() << "asks for a " << what << " size of "
+                                   << *values[d] << " in dimension " << "xyz"[d]
+                                   << "; GPUs allow at most " << limits[d];
   }
   if (limits == kMaxBlockDims && values[0] && values[1] && values[2] &&
       *values[0] * *values[1] * *values[2] > kMaxThreadsPerBlock)

@@ -43,7 +43,8 @@ Value bufferBytes(OpBuilder &builder, Location loc, Value memref,
   SmallVector<Value> dynamicSizes;
   for (auto [index, size] : llvm::enumerate(type.getShape()))
     if (ShapedType::isDynamic(size))
-      dynamicSizes.push_back(memref::DimOp::create(builder, loc, memref, index));
+      dynamicSizes.push_back(
+          memref::DimOp::create(builder, loc, memref, index));
   return gpumem::createBufferBytes(builder, loc, type, dynamicSizes,
                                    elementBytes);
 }
@@ -95,8 +96,7 @@ struct CheckMemcpySizesPass
     OpBuilder builder(copy);
     auto elementType =
         cast<MemRefType>(copy.getSrc().getType()).getElementType();
-    uint64_t elementBytes =
-        DataLayout::closest(copy).getTypeSize(elementType);
+    uint64_t elementBytes = DataLayout::closest(copy).getTypeSize(elementType);
     Value srcBytes = bufferBytes(builder, loc, copy.getSrc(), elementBytes);
     Value dstBytes = bufferBytes(builder, loc, copy.getDst(), elementBytes);
     Value differ = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
@@ -129,8 +129,8 @@ struct CheckMemcpySizesPass
         builder.getStringAttr("private"), TypeAttr::get(type), data,
         builder.getUnitAttr(), /*alignment=*/IntegerAttr());
     symbols.insert(global); // renamed when the name is taken
-    Value memref = memref::GetGlobalOp::create(builder, loc, type,
-                                               global.getSymName());
+    Value memref =
+        memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
     return memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
   }
 };

@@ -42,8 +42,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "gpumem-hoist-workgroup-allocs"
@@ -59,12 +59,12 @@ namespace {
 
 /// Where a workgroup allocation executes.
 enum class AllocContext {
-  Kernel,                 // a gpu.launch body or a kernel gpu.func
-  DeviceFunction,         // a function inside a gpu.module
-  OutlinedLater,          // a device function not yet cloned by outlining
-  HostFunction,           // host code
-  LeftoverHostCopy,       // erased with its function
-  NoFunction,             // not inside any function: rejected
+  Kernel,           // a gpu.launch body or a kernel gpu.func
+  DeviceFunction,   // a function inside a gpu.module
+  OutlinedLater,    // a device function not yet cloned by outlining
+  HostFunction,     // host code
+  LeftoverHostCopy, // erased with its function
+  NoFunction,       // not inside any function: rejected
 };
 
 /// The calls from and to the functions that sit directly in the module.
@@ -198,8 +198,8 @@ static bool dependsOnThreadId(Value value) {
       continue;
     }
     Operation *def = current.getDefiningOp();
-    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp,
-            gpu::SubgroupIdOp>(def))
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp, gpu::SubgroupIdOp>(
+            def))
       return true;
     llvm::append_range(worklist, def->getOperands());
   }
@@ -262,8 +262,8 @@ traceBufferUses(Operation *alloc) {
         }
       }
       if (auto call = dyn_cast<CallOpInterface>(user)) {
-        auto callee = dyn_cast_if_present<FunctionOpInterface>(
-            call.resolveCallable());
+        auto callee =
+            dyn_cast_if_present<FunctionOpInterface>(call.resolveCallable());
         if (callee && !callee.isExternal())
           continue;
         return escape(user, "is passed to a function without a body or "
@@ -346,8 +346,7 @@ static LogicalResult checkBlockBuffer(Operation *alloc, MemRefType type,
            << "workgroup allocation with the non-identity layout "
            << type.getLayout() << " is not supported";
   if (auto alignment = alloc->getAttrOfType<IntegerAttr>("alignment"))
-    return gpumem::checkWorkgroupAlignment(alloc->getLoc(),
-                                           alignment.getInt());
+    return gpumem::checkWorkgroupAlignment(alloc->getLoc(), alignment.getInt());
   return success();
 }
 
@@ -368,8 +367,7 @@ static LogicalResult checkModuleAlignments(ModuleOp module) {
           if (!align)
             continue;
           if (uint64_t alignment = gpumem::getRequestedAlignment(kernel, i)) {
-            anyError |=
-                failed(gpumem::checkWorkgroupAlignment(loc, alignment));
+            anyError |= failed(gpumem::checkWorkgroupAlignment(loc, alignment));
           } else {
             emitError(loc) << "'" << LLVM::LLVMDialect::getAlignAttrName()
                            << "' of a workgroup attribution must be a positive "
@@ -450,8 +448,7 @@ void HoistWorkgroupAllocsPass::runOnOperation() {
       anyError = true;
       continue;
     }
-    FailureOr<SmallVector<memref::DeallocOp>> deallocs =
-        traceBufferUses(alloc);
+    FailureOr<SmallVector<memref::DeallocOp>> deallocs = traceBufferUses(alloc);
     if (failed(deallocs)) {
       LLVM_DEBUG(llvm::dbgs() << "escapes, an error\n");
       anyError = true;

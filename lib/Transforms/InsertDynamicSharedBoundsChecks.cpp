@@ -70,9 +70,8 @@ std::optional<std::pair<Value, Value>> byteRange(OpBuilder &builder,
         builder, loc, type, typed.getSizes(),
         DataLayout::closest(view).getTypeSize(type.getElementType()));
     Value begin = typed.getByteShift();
-    return std::make_pair(begin,
-                          arith::AddIOp::create(builder, loc, begin, bytes)
-                              .getResult());
+    return std::make_pair(
+        begin, arith::AddIOp::create(builder, loc, begin, bytes).getResult());
   }
   if (auto sub = dyn_cast<memref::SubViewOp>(view))
     return stridedRange(builder, loc, sub.getMixedOffsets()[0],
@@ -115,14 +114,15 @@ struct InsertDynamicSharedBoundsChecksPass
     Value ordered = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::ule, begin, end);
     Value inBounds = arith::AndIOp::create(builder, loc, endFits, ordered);
-    Value outOfBounds = arith::XOrIOp::create(
-        builder, loc, inBounds,
-        arith::ConstantIntOp::create(builder, loc, 1, 1));
+    Value outOfBounds =
+        arith::XOrIOp::create(builder, loc, inBounds,
+                              arith::ConstantIntOp::create(builder, loc, 1, 1));
 
     auto func = view->getParentOfType<FunctionOpInterface>();
     auto kernel = dyn_cast<gpu::GPUFuncOp>(func.getOperation());
-    std::string what = (kernel && kernel.isKernel() ? "kernel '" : "function '") +
-                       func.getName().str() + "'";
+    std::string what =
+        (kernel && kernel.isKernel() ? "kernel '" : "function '") +
+        func.getName().str() + "'";
     auto ifOp = scf::IfOp::create(builder, loc, outOfBounds);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value bytes = arith::SubIOp::create(builder, loc, end, begin);
@@ -133,9 +133,9 @@ struct InsertDynamicSharedBoundsChecksPass
             ": view of dynamic shared memory at byte offset %llu, size "
             "%llu bytes, is past the %llu bytes the launch passed\n"),
         ValueRange{begin, bytes, launched});
-    cf::AssertOp::create(
-        builder, loc, arith::ConstantIntOp::create(builder, loc, 0, 1),
-        "view of dynamic shared memory out of bounds");
+    cf::AssertOp::create(builder, loc,
+                         arith::ConstantIntOp::create(builder, loc, 0, 1),
+                         "view of dynamic shared memory out of bounds");
   }
 };
 

@@ -41,8 +41,8 @@ LogicalResult lowerNumSubgroups(gpu::NumSubgroupsOp op,
   Location loc = op.getLoc();
   Value threads = gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x);
   for (gpu::Dimension dim : {gpu::Dimension::y, gpu::Dimension::z})
-    threads = arith::MulIOp::create(rewriter, loc, threads,
-                                    gpu::BlockDimOp::create(rewriter, loc, dim));
+    threads = arith::MulIOp::create(
+        rewriter, loc, threads, gpu::BlockDimOp::create(rewriter, loc, dim));
   Value warp = arith::ConstantIndexOp::create(rewriter, loc, kWarpSize);
   rewriter.replaceOpWithNewOp<arith::CeilDivUIOp>(op, threads, warp);
   return success();

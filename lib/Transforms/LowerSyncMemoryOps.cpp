@@ -66,8 +66,8 @@ LogicalResult checkContiguousFromStart(Operation *op, Value memref,
 LogicalResult checkCopy(gpu::MemcpyOp copy) {
   StringRef what = "copies a contiguous block from the start of each memref";
   return success(
-      succeeded(checkContiguousFromStart(copy, copy.getDst(), "destination",
-                                         what)) &&
+      succeeded(
+          checkContiguousFromStart(copy, copy.getDst(), "destination", what)) &&
       succeeded(checkContiguousFromStart(copy, copy.getSrc(), "source", what)));
 }
 
@@ -147,8 +147,8 @@ struct LowerSyncMemoryOpsPass
       } else if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
         auto async = gpu::MemcpyOp::create(
             builder, loc, token,
-            streamFor(builder, op, copy.getAsyncDependencies()),
-            copy.getDst(), copy.getSrc());
+            streamFor(builder, op, copy.getAsyncDependencies()), copy.getDst(),
+            copy.getSrc());
         finish(builder, op, async.getAsyncToken());
       } else if (auto set = dyn_cast<gpu::MemsetOp>(op)) {
         auto async = gpu::MemsetOp::create(

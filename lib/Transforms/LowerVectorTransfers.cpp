@@ -9,11 +9,11 @@
 // memrefs without the GPU memory space mapping ("conversion of memref
 // memory space ... failed") and the module cannot be translated. And the
 // cpu target's --sanitize instruments loads and stores, so a transfer_write
-// it did not see left bytes "uninitialized" for a later load. Algorithm: one greedy rewrite with upstream's
-// patterns: a transfer that may run out of bounds gets an explicit mask
-// (vector.create_mask of the elements in bounds, materialized as a
-// comparison with a step vector), then 1-D minor-identity transfers become
-// vector.load/store or vector.maskedload/maskedstore.
+// it did not see left bytes "uninitialized" for a later load. Algorithm: one
+// greedy rewrite with upstream's patterns: a transfer that may run out of
+// bounds gets an explicit mask (vector.create_mask of the elements in bounds,
+// materialized as a comparison with a step vector), then 1-D minor-identity
+// transfers become vector.load/store or vector.maskedload/maskedstore.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"

@@ -99,8 +99,8 @@ LogicalResult collectSizeSlice(gpu::GPUFuncOp kernel, Operation *alloc,
   Operation *def = size.getDefiningOp();
   if (slice.ops.contains(def))
     return success();
-  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp,
-          gpu::SubgroupIdOp>(def))
+  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp, gpu::SubgroupIdOp>(
+          def))
     return alloc->emitOpError()
            << "workgroup allocation size depends on the thread id; every "
               "thread of a block must allocate the same size";
@@ -160,10 +160,9 @@ Value emitLayout(OpBuilder &builder, Location loc, Value base,
         start = arith::MaxUIOp::create(builder, loc, start, ends[earlier]);
     Value offset = alignUp(builder, loc, start, buffer.alignment);
     offsets.push_back(offset);
-    Value bytes =
-        gpumem::createBufferBytes(builder, loc, buffer.type,
-                                  mappedSizes(buffer, mapping),
-                                  buffer.elementBytes);
+    Value bytes = gpumem::createBufferBytes(builder, loc, buffer.type,
+                                            mappedSizes(buffer, mapping),
+                                            buffer.elementBytes);
     ends.push_back(arith::AddIOp::create(builder, loc, offset, bytes));
     total = afterAll ? ends.back()
                      : arith::MaxUIOp::create(builder, loc, total, ends.back());
@@ -219,15 +218,15 @@ private:
                     ArrayRef<DynamicBuffer> buffers, const SizeSlice &slice);
 };
 
-bool PackDynamicWorkgroupAllocsPass::packKernel(
-    gpu::GPUFuncOp kernel, ArrayRef<DynamicBuffer> buffers,
-    const SizeSlice &slice) {
+bool PackDynamicWorkgroupAllocsPass::packKernel(gpu::GPUFuncOp kernel,
+                                                ArrayRef<DynamicBuffer> buffers,
+                                                const SizeSlice &slice) {
   MLIRContext *context = &getContext();
   Location loc = kernel.getLoc();
   auto indexType = IndexType::get(context);
   unsigned baseIndex = kernel.getNumArguments();
-  if (failed(kernel.insertArgument(baseIndex, indexType, DictionaryAttr(),
-                                   loc))) {
+  if (failed(
+          kernel.insertArgument(baseIndex, indexType, DictionaryAttr(), loc))) {
     kernel.emitOpError() << "cannot take the argument that locates its "
                             "dynamic-size workgroup buffers";
     return false;
@@ -272,8 +271,7 @@ bool PackDynamicWorkgroupAllocsPass::packKernel(
     if (viewType != buffer.type)
       view = memref::MemorySpaceCastOp::create(builder, allocLoc, buffer.type,
                                                view);
-    for (Operation *user :
-         llvm::make_early_inc_range(buffer.alloc->getUsers()))
+    for (Operation *user : llvm::make_early_inc_range(buffer.alloc->getUsers()))
       if (isa<memref::DeallocOp>(user))
         user->erase();
     buffer.alloc->getResult(0).replaceAllUsesWith(view);
@@ -327,8 +325,8 @@ void PackDynamicWorkgroupAllocsPass::updateLaunch(
   Value limit = arith::ConstantIndexOp::create(
       builder, loc, std::numeric_limits<int32_t>::max());
   Value clamped = arith::MinUIOp::create(builder, loc, total, limit);
-  Value bytes = arith::IndexCastUIOp::create(builder, loc,
-                                             builder.getI32Type(), clamped);
+  Value bytes =
+      arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(), clamped);
   launch.getDynamicSharedMemorySizeMutable().assign(bytes);
   launch.getKernelOperandsMutable().append(userBytes);
 }
@@ -351,7 +349,8 @@ static LogicalResult requireViewAlignments(gpu::GPUFuncOp kernel,
         uint64_t alignment = assume.getAlignment();
         if (failed(gpumem::checkWorkgroupAlignment(assume.getLoc(), alignment)))
           return WalkResult::interrupt();
-        std::optional<int64_t> offset = getConstantIntValue(view.getByteShift());
+        std::optional<int64_t> offset =
+            getConstantIntValue(view.getByteShift());
         if (offset && uint64_t(*offset) % alignment != 0) {
           assume.emitOpError()
               << "assumes an alignment of " << alignment
@@ -413,8 +412,7 @@ void PackDynamicWorkgroupAllocsPass::runOnOperation() {
       if (auto requested = op->getAttrOfType<IntegerAttr>("alignment"))
         alignment = std::max<uint64_t>(alignment, requested.getInt());
       buffers.push_back({op, type, sizes,
-                         layout.getTypeSize(type.getElementType()),
-                         alignment});
+                         layout.getTypeSize(type.getElementType()), alignment});
     });
     if (!kernelOk) {
       anyError = true;

@@ -531,11 +531,13 @@ PlanWorkgroupMemoryPass::writeReports(ArrayRef<KernelPlan> plans) {
     file->keep();
     return success();
   };
-  if (report == gpumem::ReportFormat::Text && failed(write(reportFile, [&](llvm::raw_ostream &os) {
+  if (report == gpumem::ReportFormat::Text &&
+      failed(write(reportFile, [&](llvm::raw_ostream &os) {
         printPlansAsText(plans, target, os);
       })))
     return failure();
-  if (report == gpumem::ReportFormat::JSON && failed(write(reportFile, [&](llvm::raw_ostream &os) {
+  if (report == gpumem::ReportFormat::JSON &&
+      failed(write(reportFile, [&](llvm::raw_ostream &os) {
         printPlansAsJSON(plans, target, os);
       })))
     return failure();
@@ -550,10 +552,10 @@ bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
                                          const KernelPlan &plan) {
   if (!limit || !chip.empty())
     return true;
-  std::string allowed =
-      (targetName.empty() ? std::string("the limit")
-                          : "the " + targetName + " target") +
-      " allows at most " + std::to_string(limit) + " per block";
+  std::string allowed = (targetName.empty() ? std::string("the limit")
+                                            : "the " + targetName + " target") +
+                        " allows at most " + std::to_string(limit) +
+                        " per block";
   if (targetName == "vulkan")
     allowed += " (the pipeline's max-shared-memory)";
   auto noteLargest = [&](InFlightDiagnostic &diag) {

@@ -37,8 +37,8 @@ uint64_t gpumem::getWorkgroupBufferBytes(MemRefType type,
 }
 
 Value gpumem::createBufferBytes(OpBuilder &builder, Location loc,
-                               MemRefType type, ValueRange dynamicSizes,
-                               uint64_t elementBytes) {
+                                MemRefType type, ValueRange dynamicSizes,
+                                uint64_t elementBytes) {
   int64_t staticElements = 1;
   for (int64_t dim : type.getShape())
     if (!ShapedType::isDynamic(dim))
@@ -62,10 +62,11 @@ LogicalResult gpumem::checkWorkgroupAlignment(Location loc,
     return emitError(loc) << "workgroup memory asks for an alignment of "
                           << alignment << " bytes, which is not a power of two";
   if (alignment > kMaxWorkgroupAlignment)
-    return emitError(loc)
-           << "workgroup memory asks for an alignment of " << alignment
-           << " bytes; every target guarantees at most "
-           << kMaxWorkgroupAlignment << " (the base alignment of shared memory)";
+    return emitError(loc) << "workgroup memory asks for an alignment of "
+                          << alignment
+                          << " bytes; every target guarantees at most "
+                          << kMaxWorkgroupAlignment
+                          << " (the base alignment of shared memory)";
   return success();
 }
 
@@ -85,8 +86,8 @@ void gpumem::setRequestedAlignment(gpu::GPUFuncOp kernel, unsigned index,
                                      builder.getI64IntegerAttr(alignment));
 }
 
-uint64_t gpumem::getAttributionAlignment(gpu::GPUFuncOp kernel,
-                                         unsigned index, MemRefType type,
+uint64_t gpumem::getAttributionAlignment(gpu::GPUFuncOp kernel, unsigned index,
+                                         MemRefType type,
                                          const DataLayout &layout) {
   return std::max(getWorkgroupBufferAlignment(type, layout),
                   getRequestedAlignment(kernel, index));
@@ -164,7 +165,8 @@ void gpumem::requireDynamicSharedAlignment(gpu::GPUModuleOp module,
 
 uint64_t gpumem::getDynamicViewAlignment(Operation *view) {
   uint64_t alignment = getWorkgroupBufferAlignment(
-      cast<MemRefType>(view->getResult(0).getType()), DataLayout::closest(view));
+      cast<MemRefType>(view->getResult(0).getType()),
+      DataLayout::closest(view));
   if (auto own = view->getAttrOfType<IntegerAttr>(kViewAlignmentAttrName))
     alignment = std::max<uint64_t>(alignment, own.getInt());
   for (Operation *user : view->getUsers())
@@ -213,8 +215,8 @@ void gpumem::recordWorkgroupBufferLocations(gpu::LaunchOp launch,
     anyAlignment |= alignment != 0;
     wanted.push_back(builder.getI64IntegerAttr(alignment));
   }
-  SmallVector<NamedAttribute> metadata{builder.getNamedAttr(
-      kBufferLocations, builder.getArrayAttr(locations))};
+  SmallVector<NamedAttribute> metadata{
+      builder.getNamedAttr(kBufferLocations, builder.getArrayAttr(locations))};
   if (anyAlignment)
     metadata.push_back(
         builder.getNamedAttr(kBufferAlignments, builder.getArrayAttr(wanted)));

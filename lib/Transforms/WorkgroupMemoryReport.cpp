@@ -120,9 +120,9 @@ void gpumem::printPlansAsText(ArrayRef<KernelPlan> plans,
       os << " " << target.chip;
     os << "\n";
     if (!plan.buffers.empty())
-      os << llvm::format("  %-4s %-10s %-16s %8s %5s %4s %8s  %-16s %s\n",
-                         "#", "line", "buffer", "bytes", "align", "pad",
-                         "offset", "live (lines)", "shares with");
+      os << llvm::format("  %-4s %-10s %-16s %8s %5s %4s %8s  %-16s %s\n", "#",
+                         "line", "buffer", "bytes", "align", "pad", "offset",
+                         "live (lines)", "shares with");
     for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
       std::string shares;
       for (unsigned other : buffer.sharesWith)
@@ -137,8 +137,7 @@ void gpumem::printPlansAsText(ArrayRef<KernelPlan> plans,
                          lineColumn(buffer.loc).c_str(),
                          shapeText(buffer.type).c_str(), bytes.c_str(),
                          (unsigned long long)buffer.alignment, padding.c_str(),
-                         offset.c_str(),
-                         liveText(buffer.range).c_str(),
+                         offset.c_str(), liveText(buffer.range).c_str(),
                          shares.empty() ? "-" : shares.c_str());
     }
     os << "  static: " << plan.plannedBytes << " bytes planned, lower bound "

@@ -338,8 +338,7 @@ void BlockRunner::startBlock() {
     if (useFibers) {
       // The last block's fiber on this stack was abandoned, not unwound.
       fiber_sanitizer::unpoisonStack(fiberStack(i));
-      fibers[i].self =
-          make_fcontext(stacks.top(i), stacks.bytes(), &fiberMain);
+      fibers[i].self = make_fcontext(stacks.top(i), stacks.bytes(), &fiberMain);
     } else
       handles[i] = nullptr;
     contexts[i].barrierAt = nullptr;

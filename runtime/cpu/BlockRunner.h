@@ -135,8 +135,8 @@ private:
 
   /// One of PTX's 16 barriers of a block, used with a thread count.
   struct NamedBarrier {
-    int32_t count = 0;             ///< threads the barrier waits for
-    int32_t warpsComplete = 0;     ///< warps whose live lanes all arrived
+    int32_t count = 0;         ///< threads the barrier waits for
+    int32_t warpsComplete = 0; ///< warps whose live lanes all arrived
     const char *location = nullptr;
     std::vector<uint32_t> waiters; ///< fibers parked here
     std::vector<int32_t> arrivedPerWarp;
@@ -262,13 +262,13 @@ private:
   /// modes, and the index in runQueue the round goes on from.
   sigjmp_buf trapPoint;
   size_t round = 0;
-  int64_t atBarrier = 0; ///< == barrierWaiters.size()
+  int64_t atBarrier = 0;               ///< == barrierWaiters.size()
   uint32_t firstReturned = UINT32_MAX; ///< the block's first thread to return
   const char *barrierLocation = nullptr;
   NamedBarrier namedBarriers[16];
   int64_t atWarpSync = 0;     ///< fibers parked at warpSync
   int64_t atNamedBarrier = 0; ///< fibers parked at named barriers
-  uint32_t current = 0; ///< the fiber running or being started
+  uint32_t current = 0;       ///< the fiber running or being started
   /// For ASan: the scheduler's stack, learned when a fiber first arrives,
   /// and its fake stack while a fiber runs.
   fiber_sanitizer::StackExtent schedulerStack;

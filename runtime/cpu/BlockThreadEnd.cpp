@@ -94,8 +94,7 @@ void BlockRunner::threadLeft(uint32_t index) {
   // The lane may have been the last one a shuffle waited for.
   uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
   if (waiting != UINT32_MAX)
-    tryCompleteShuffle(warpIndex, uint32_t(fibers[waiting].width),
-                       UINT32_MAX);
+    tryCompleteShuffle(warpIndex, uint32_t(fibers[waiting].width), UINT32_MAX);
 }
 
 void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,
@@ -151,8 +150,8 @@ void BlockRunner::reportStuck() const {
 
 void BlockRunner::reportFault(int signal, const void *address) const {
   // No stdio: the fault may have happened inside it.
-  bool single = launch->mode == BlockMode::Block ||
-                launch->mode == BlockMode::Loop;
+  bool single =
+      launch->mode == BlockMode::Block || launch->mode == BlockMode::Loop;
   const GPUMemThreadContext &ctx = single ? this->single : contexts[current];
   const char *what = "SIGILL: illegal instruction";
   if (signal == SIGSEGV)
@@ -170,9 +169,9 @@ void BlockRunner::reportFault(int signal, const void *address) const {
       std::snprintf(at, sizeof(at),
                     " at %p, %zu bytes past the block's %lld bytes of "
                     "workgroup memory",
-                    address, size_t(where - begin) -
-                                 size_t(launch->staticBytes +
-                                        launch->dynamicBytes),
+                    address,
+                    size_t(where - begin) -
+                        size_t(launch->staticBytes + launch->dynamicBytes),
                     (long long)(launch->staticBytes + launch->dynamicBytes));
     else if (arena && where < begin && where >= begin - kArenaGuard)
       std::snprintf(at, sizeof(at),

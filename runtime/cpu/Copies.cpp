@@ -32,7 +32,6 @@ void checkNotFreed(const char *call, const char *role, const void *address) {
           (unsigned long long)bytes);
 }
 
-
 /// Runs `work` in `stream`'s order, or now after every stream when
 /// `stream` is null.
 void inStreamOrder(void *stream, Stream::Work work) {

@@ -46,7 +46,7 @@ thread_local AlternateStack alternateStack;
 void onFault(int signal, siginfo_t *info, void *context) {
   if (const BlockRunner *runner = kernelRunner) {
     if (signal == SIGSEGV)
-      runner->reportOverflow(info->si_addr); // returns when not an overflow
+      runner->reportOverflow(info->si_addr);    // returns when not an overflow
     runner->reportFault(signal, info->si_addr); // does not return
   }
   size_t which = 0;

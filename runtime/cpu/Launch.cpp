@@ -176,8 +176,7 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           name, (long long)(info.staticBytes + info.dynamicBytes),
           (long long)info.staticBytes, smem,
           (long long)kMaxSharedBytesPerBlock);
-  if (kernel->needsFibers && kernel->startCoroutine &&
-      kernel->resumeCoroutine)
+  if (kernel->needsFibers && kernel->startCoroutine && kernel->resumeCoroutine)
     info.mode = kernel->barriersOnly ? BlockMode::BarrierCoroutines
                                      : BlockMode::Coroutines;
   else if (kernel->runBlocks && !kernel->needsFibers)

@@ -229,4 +229,3 @@ void BlockRunner::completeWarpSync(uint32_t warpIndex, uint32_t memberMask,
   // (racecheck; for the whole warp, as for gpu.shuffle).
   epoch.warpSynced(warpIndex);
 }
-

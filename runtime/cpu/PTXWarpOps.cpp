@@ -17,7 +17,6 @@
 
 #include "PTXWarpOps.h"
 
-
 using namespace gpumem::cpu;
 
 namespace {
@@ -142,13 +141,11 @@ uint64_t gpumem::cpu::ptxWarpResult(int32_t op, uint32_t lane,
 
 const char *gpumem::cpu::ptxWarpOpName(int32_t op) {
   static const char *const names[] = {
-      "shfl.sync.bfly",  "shfl.sync.up",     "shfl.sync.down",
-      "shfl.sync.idx",   "vote.sync.all",    "vote.sync.any",
-      "vote.sync.uni",   "vote.sync.ballot", "redux.sync.add",
-      "redux.sync.min",  "redux.sync.max",   "redux.sync.umin",
-      "redux.sync.umax", "redux.sync.and",   "redux.sync.or",
-      "redux.sync.xor",  "match.any.sync",   "match.all.sync",
-      "bar.warp.sync"};
+      "shfl.sync.bfly",  "shfl.sync.up",   "shfl.sync.down", "shfl.sync.idx",
+      "vote.sync.all",   "vote.sync.any",  "vote.sync.uni",  "vote.sync.ballot",
+      "redux.sync.add",  "redux.sync.min", "redux.sync.max", "redux.sync.umin",
+      "redux.sync.umax", "redux.sync.and", "redux.sync.or",  "redux.sync.xor",
+      "match.any.sync",  "match.all.sync", "bar.warp.sync"};
   if (op < 0 || op > GPUMEM_WARP_SYNC)
     return "unknown warp operation";
   return names[op];

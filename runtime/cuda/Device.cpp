@@ -75,12 +75,14 @@ Device *open(const Driver &api, int ordinal) {
   limits.maxThreadsPerBlock = value;
   for (int d = 0; d < 3; ++d) {
     check(api.cuDeviceGetAttribute(
-              &value, CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + d),
+              &value,
+              CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + d),
               device->device),
           "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_*)");
     limits.maxBlock[d] = value;
     check(api.cuDeviceGetAttribute(
-              &value, CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + d),
+              &value,
+              CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + d),
               device->device),
           "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_*)");
     limits.maxGrid[d] = value;

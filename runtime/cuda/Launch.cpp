@@ -17,9 +17,9 @@
 
 #include "CUDALaunchLimits.h"
 #include "CUDARuntime.h"
-#include "LaunchLocation.h"
 #include "Device.h"
 #include "Driver.h"
+#include "LaunchLocation.h"
 #include "Module.h"
 #include "Support.h"
 

@@ -190,8 +190,7 @@ struct Advice {
 };
 constexpr Advice advices[] = {
     {CU_MEM_ADVISE_SET_READ_MOSTLY, false, "CU_MEM_ADVISE_SET_READ_MOSTLY"},
-    {CU_MEM_ADVISE_UNSET_READ_MOSTLY, false,
-     "CU_MEM_ADVISE_UNSET_READ_MOSTLY"},
+    {CU_MEM_ADVISE_UNSET_READ_MOSTLY, false, "CU_MEM_ADVISE_UNSET_READ_MOSTLY"},
     {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, false,
      "CU_MEM_ADVISE_SET_PREFERRED_LOCATION, the device"},
     {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, true,
@@ -226,10 +225,9 @@ extern "C" void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
           ? api.cuMemPrefetchAsync(
                 devicePointer(ptr), sizeBytes,
                 toHost ? hostLocation : deviceLocation(device), 0, cuStream)
-          : api.cuMemPrefetchAsyncToDevice(devicePointer(ptr), sizeBytes,
-                                           toHost ? CU_DEVICE_CPU
-                                                  : device.device,
-                                           cuStream);
+          : api.cuMemPrefetchAsyncToDevice(
+                devicePointer(ptr), sizeBytes,
+                toHost ? CU_DEVICE_CPU : device.device, cuStream);
   if (result != CUDA_SUCCESS) {
     std::string where = toHost ? std::string("the host")
                                : "device " + std::to_string(device.ordinal);
@@ -241,8 +239,7 @@ extern "C" void gpumemMemPrefetch(void *ptr, uint64_t sizeBytes,
     check(api.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
 }
 
-extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
-                                int32_t advice) {
+extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes, int32_t advice) {
   gpumem::runtime::checkMemoryAdvice(advice);
   if (sizeBytes == 0)
     return;
@@ -255,8 +252,7 @@ extern "C" void gpumemMemAdvise(void *ptr, uint64_t sizeBytes,
       api.cuMemAdvise
           ? api.cuMemAdvise(devicePointer(ptr), sizeBytes, what.advice,
                             what.onHost ? hostLocation : deviceLocation(device))
-          : api.cuMemAdviseForDevice(devicePointer(ptr), sizeBytes,
-                                     what.advice,
+          : api.cuMemAdviseForDevice(devicePointer(ptr), sizeBytes, what.advice,
                                      what.onHost ? CU_DEVICE_CPU
                                                  : device.device);
   if (result != CUDA_SUCCESS)

@@ -76,7 +76,7 @@ GPUMEM_EXPORT void memrefCopy(int64_t elemSize,
       UnrankedMemRefType<TYPE> *m) {                                           \
     impl::printMemRef(*m);                                                     \
   }                                                                            \
-  GPUMEM_EXPORT void printMemref##SUFFIX(int64_t rank, void *ptr) {           \
+  GPUMEM_EXPORT void printMemref##SUFFIX(int64_t rank, void *ptr) {            \
     UnrankedMemRefType<TYPE> descriptor = {rank, ptr};                         \
     _mlir_ciface_printMemref##SUFFIX(&descriptor);                             \
   }

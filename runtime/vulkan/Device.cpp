@@ -144,7 +144,8 @@ template <typename Extension>
 Extension query(VkPhysicalDevice physical, Extension extension) {
   constexpr bool features =
       std::is_same_v<Extension, VkPhysicalDeviceTimelineSemaphoreFeatures> ||
-      std::is_same_v<Extension, VkPhysicalDeviceSubgroupSizeControlFeaturesEXT> ||
+      std::is_same_v<Extension,
+                     VkPhysicalDeviceSubgroupSizeControlFeaturesEXT> ||
       std::is_same_v<Extension, VkPhysicalDeviceShaderFloat16Int8Features> ||
       std::is_same_v<Extension, VkPhysicalDevice8BitStorageFeatures>;
   if constexpr (features) {

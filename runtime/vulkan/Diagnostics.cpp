@@ -53,8 +53,8 @@ uint32_t formatRecord(const Kernel &kernel, const Site &site,
   std::vector<char> arguments;
   uint32_t next = at;
   for (uint32_t kind : site.argKinds) {
-    bool wide = kind == GPUMEM_VULKAN_ARG_INT64 ||
-                kind == GPUMEM_VULKAN_ARG_FLOAT64;
+    bool wide =
+        kind == GPUMEM_VULKAN_ARG_INT64 || kind == GPUMEM_VULKAN_ARG_FLOAT64;
     if (next + (wide ? 2 : 1) > end)
       return 0;
     uint32_t low = words[next++];
@@ -88,8 +88,7 @@ uint32_t formatRecord(const Kernel &kernel, const Site &site,
                                           /*hostStrings=*/false, out) < 0)
     fatal("kernel '%s': printf format \"%s\" at %s needs more arguments than "
           "it has",
-          kernel.record.name.c_str(), site.text.c_str(),
-          site.location.c_str());
+          kernel.record.name.c_str(), site.text.c_str(), site.location.c_str());
   return next - at;
 }
 
@@ -116,8 +115,8 @@ gpumem::vulkan::takeDiagnostics(const Kernel &kernel, const char *launch) {
   std::memset(words, 0, GPUMEM_VULKAN_DIAG_RECORDS * sizeof(uint32_t));
   words[GPUMEM_VULKAN_DIAG_CAPACITY] =
       uint32_t(kBufferBytes / sizeof(uint32_t)) - GPUMEM_VULKAN_DIAG_RECORDS;
-  return std::unique_ptr<Diagnostics>(new Diagnostics{
-      words, {at.buffer, 0, VK_WHOLE_SIZE}, &kernel, launch});
+  return std::unique_ptr<Diagnostics>(
+      new Diagnostics{words, {at.buffer, 0, VK_WHOLE_SIZE}, &kernel, launch});
 }
 
 void gpumem::vulkan::reportDiagnostics(

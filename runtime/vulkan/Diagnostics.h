@@ -17,7 +17,7 @@ struct Kernel;
 
 /// One launch's buffer and what its report needs.
 struct Diagnostics {
-  uint32_t *words;      ///< the mapped buffer
+  uint32_t *words; ///< the mapped buffer
   VkDescriptorBufferInfo binding;
   const Kernel *kernel; ///< must outlive the launch
   const char *launch;   ///< the launch's source location, or null

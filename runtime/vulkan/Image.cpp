@@ -103,9 +103,9 @@ void checkParams(const KernelRecord &kernel, size_t size) {
               "multiple of 4 up to %u",
               name, header.pushConstantBytes, GPUMEM_VULKAN_PUSH_PARAMS,
               maxPushConstantBytes);
-  if (header.flags & ~uint32_t(GPUMEM_VULKAN_DYNAMIC_SHARED |
-                               GPUMEM_VULKAN_DIAGNOSTICS |
-                               GPUMEM_VULKAN_SUBGROUP_SIZE_MASK))
+  if (header.flags &
+      ~uint32_t(GPUMEM_VULKAN_DYNAMIC_SHARED | GPUMEM_VULKAN_DIAGNOSTICS |
+                GPUMEM_VULKAN_SUBGROUP_SIZE_MASK))
     malformed(size, "kernel '%s' has unknown flags 0x%x", name, header.flags);
   std::vector<bool> taken(header.pushConstantBytes, false);
   std::fill(taken.begin(), taken.begin() + GPUMEM_VULKAN_PUSH_PARAMS, true);
@@ -216,8 +216,8 @@ std::vector<Site> readSites(Reader &reader) {
                 "argument kinds");
     for (uint32_t kind : site.argKinds)
       if (kind < GPUMEM_VULKAN_ARG_INT32 || kind > GPUMEM_VULKAN_ARG_FLOAT64)
-        malformed(reader.size, "site %u has an argument of unknown kind %u",
-                  i, kind);
+        malformed(reader.size, "site %u has an argument of unknown kind %u", i,
+                  kind);
     site.text = readText(reader, header.textBytes, "text", i);
     site.location = readText(reader, header.locationBytes, "location", i);
   }

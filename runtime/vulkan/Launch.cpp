@@ -71,8 +71,7 @@ uint32_t checkLimits(const Kernel &kernel, const int64_t grid[3],
   uint32_t subgroupSize = compiledSubgroupSize(kernel);
   const Device &current = device();
   if (subgroupSize && subgroupSize != current.subgroupSize &&
-      (!current.subgroupSizeControl ||
-       subgroupSize < current.minSubgroupSize ||
+      (!current.subgroupSizeControl || subgroupSize < current.minSubgroupSize ||
        subgroupSize > current.maxSubgroupSize)) {
     if (current.minSubgroupSize == current.maxSubgroupSize)
       fatal("kernel '%s' was compiled for subgroups of %u threads, but this "
@@ -82,8 +81,7 @@ uint32_t checkLimits(const Kernel &kernel, const int64_t grid[3],
     fatal("kernel '%s' was compiled for subgroups of %u threads, but this "
           "device's subgroups have %u to %u (compile with --subgroup-size, "
           "the pipeline option subgroup-size, and shuffle widths to match)",
-          name, subgroupSize, current.minSubgroupSize,
-          current.maxSubgroupSize);
+          name, subgroupSize, current.minSubgroupSize, current.maxSubgroupSize);
   }
   if (subgroupSize && subgroupSize != current.subgroupSize &&
       !asksForSubgroupSize(kernel, uint64_t(threads)))
@@ -332,9 +330,8 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                         header.pushConstantBytes, arguments.push.data());
   vk.vkCmdDispatch(commands, uint32_t(gridX), uint32_t(gridY), uint32_t(gridZ));
   if (pool)
-    recording.whenDone([pool] {
-      vk.vkDestroyDescriptorPool(device().device, pool, nullptr);
-    });
+    recording.whenDone(
+        [pool] { vk.vkDestroyDescriptorPool(device().device, pool, nullptr); });
   recording.submit(static_cast<Stream *>(stream),
                    std::string("kernel '") + name + "'",
                    std::move(diagnostics));

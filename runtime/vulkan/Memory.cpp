@@ -162,7 +162,8 @@ OwnBuffer gpumem::vulkan::createOwnBuffer(uint64_t bytes, bool hostVisible) {
   VkMemoryRequirements requirements;
   vk.vkGetBufferMemoryRequirements(current.device, own.buffer, &requirements);
   constexpr VkMemoryPropertyFlags mappable =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   int type = hostVisible
                  ? memoryType(current, requirements.memoryTypeBits, mappable,
                               VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
@@ -217,9 +218,8 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
             (unsigned long long)bytes);
     start = static_cast<char *>(reserved);
   }
-  insert(uintptr_t(start),
-         {sizeBytes, start, bytes, own.buffer, own.memory,
-          deviceLocal ? Kind::DeviceLocal : Kind::Mapped});
+  insert(uintptr_t(start), {sizeBytes, start, bytes, own.buffer, own.memory,
+                            deviceLocal ? Kind::DeviceLocal : Kind::Mapped});
   return start;
 }
 

@@ -81,8 +81,8 @@ public:
       if (known == semaphore)
         return value >= submission.reaches.value;
     uint64_t value = 0;
-    VkResult result = vk.vkGetSemaphoreCounterValueKHR(device().device,
-                                                       semaphore, &value);
+    VkResult result =
+        vk.vkGetSemaphoreCounterValueKHR(device().device, semaphore, &value);
     if (result != VK_SUCCESS)
       fatal("%s failed on the Vulkan device: %s", submission.what.c_str(),
             describe(result));
@@ -271,8 +271,7 @@ Point Recording::submit(Stream *stream, std::string what,
   info.pCommandBuffers = &buffer;
   info.signalSemaphoreCount = 1;
   info.pSignalSemaphores = &on.timeline->semaphore;
-  VkResult result =
-      vk.vkQueueSubmit(device().queue, 1, &info, VK_NULL_HANDLE);
+  VkResult result = vk.vkQueueSubmit(device().queue, 1, &info, VK_NULL_HANDLE);
   if (result != VK_SUCCESS)
     fatal("vkQueueSubmit failed for %s: %s", what.c_str(), describe(result));
   on.timeline->last = value;

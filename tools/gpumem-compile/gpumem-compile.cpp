@@ -34,15 +34,12 @@
 
 using namespace mlir;
 
-static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
-                                            llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::init("-"),
-    llvm::cl::cat(gpumem::getToolCategory()));
-static llvm::cl::opt<std::string> outputFile("o",
-                                             llvm::cl::desc("Executable"),
-                                             llvm::cl::value_desc("file"),
-                                             llvm::cl::Required,
-    llvm::cl::cat(gpumem::getToolCategory()));
+static llvm::cl::opt<std::string>
+    inputFile(llvm::cl::Positional, llvm::cl::desc("<input .mlir>"),
+              llvm::cl::init("-"), llvm::cl::cat(gpumem::getToolCategory()));
+static llvm::cl::opt<std::string>
+    outputFile("o", llvm::cl::desc("Executable"), llvm::cl::value_desc("file"),
+               llvm::cl::Required, llvm::cl::cat(gpumem::getToolCategory()));
 static gpumem::TargetOptions targetOptions;
 
 static int fail(const llvm::Twine &message) {
@@ -57,8 +54,7 @@ static LogicalResult defineEntryPoint(llvm::Module &module) {
   llvm::Function *programMain = module.getFunction("main");
   if (!programMain || programMain->isDeclaration())
     return fail("the program has no function @main"), failure();
-  if (programMain->getReturnType()->isIntegerTy(32) &&
-      programMain->arg_empty())
+  if (programMain->getReturnType()->isIntegerTy(32) && programMain->arg_empty())
     return success();
   if (!programMain->getReturnType()->isVoidTy() || !programMain->arg_empty())
     return fail("@main must take no arguments and return nothing or i32"),
@@ -68,7 +64,8 @@ static LogicalResult defineEntryPoint(llvm::Module &module) {
   auto *entry = llvm::Function::Create(
       llvm::FunctionType::get(builder.getInt32Ty(), false),
       llvm::GlobalValue::ExternalLinkage, "main", module);
-  builder.SetInsertPoint(llvm::BasicBlock::Create(module.getContext(), "", entry));
+  builder.SetInsertPoint(
+      llvm::BasicBlock::Create(module.getContext(), "", entry));
   builder.CreateCall(programMain);
   builder.CreateRet(builder.getInt32(0));
   return success();
@@ -78,7 +75,8 @@ static LogicalResult defineEntryPoint(llvm::Module &module) {
 static LogicalResult emitObject(llvm::Module &module, StringRef objectPath) {
   std::string error;
   llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return fail("no host target: " + error), failure();
   // Host code is portable x86-64; only the kernels follow --cpu.
@@ -88,7 +86,8 @@ static LogicalResult emitObject(llvm::Module &module, StringRef objectPath) {
   module.setTargetTriple(triple);
   if (llvm::Error error =
           makeOptimizingTransformer(2, 0, machine.get())(&module))
-    return fail("optimizing the host code: " + llvm::toString(std::move(error))),
+    return fail("optimizing the host code: " +
+                llvm::toString(std::move(error))),
            failure();
   std::error_code ec;
   llvm::raw_fd_ostream out(objectPath, ec, llvm::sys::fs::OF_None);
@@ -119,8 +118,9 @@ static LogicalResult link(StringRef objectPath, gpumem::Target target,
     return fail("cannot create a temporary file"), failure();
   llvm::FileRemover removeLog(logPath);
   llvm::SmallVector<StringRef> args = {
-      *compiler, "-o",  outputFile, objectPath, "-L", libDir, runtime,
-      "-lgpumem_runner_utils", rpath, "-lm"};
+      *compiler, "-o",   outputFile, objectPath,
+      "-L",      libDir, runtime,    "-lgpumem_runner_utils",
+      rpath,     "-lm"};
 #ifdef GPUMEM_LINK_SANITIZE
   // A sanitizer build's runtimes need the sanitizers' libraries, and the
   // program gets the defaults of runtime/utils/SanitizerDefaults.cpp.
@@ -129,11 +129,12 @@ static LogicalResult link(StringRef objectPath, gpumem::Target target,
 #endif
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
-  if (llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, redirects) != 0) {
+  if (llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, redirects) !=
+      0) {
     auto log = llvm::MemoryBuffer::getFile(logPath);
     return fail("linking " + outputFile + " failed: " +
-                (log ? (*log)->getBuffer().trim() : StringRef("")))
-           , failure();
+                (log ? (*log)->getBuffer().trim() : StringRef(""))),
+           failure();
   }
   return success();
 }

@@ -23,6 +23,6 @@ int main(int argc, char **argv) {
   gpumem::registerAllGPUMemExtensions(registry);
   // gpu-module-to-binary translates device modules to LLVM IR.
   mlir::registerAllGPUToLLVMIRTranslations(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "gpumem optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "gpumem optimizer driver\n", registry));
 }

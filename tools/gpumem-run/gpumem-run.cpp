@@ -1,8 +1,9 @@
 //===----------------------------------------------------------------------===//
 // gpumem-run: compile a gpu dialect program with gpumem's pipeline and run it
-// with MLIR's JIT, on CPU cores (--target=cpu) or an NVIDIA GPU
-// (--target=cuda), following mlir-runner's conventions (-e,
-// --entry-point-result, --shared-libs).
+// with MLIR's JIT on any of gpumem's targets (--target=cpu, cuda, cuda-emu,
+// vulkan or auto; --list-targets says which this machine can run),
+// following mlir-runner's conventions (-e, --entry-point-result,
+// --shared-libs).
 //
 // The program's own output is the only thing on stdout. Every compile error
 // is a located diagnostic on stderr and exit code 1; run-time errors are
@@ -14,9 +15,9 @@
 #include "gpumem/Pipelines/Pipelines.h"
 #include "gpumem/Tools/ToolSupport.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -31,22 +32,21 @@
 
 using namespace mlir;
 
-static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
-                                            llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::init("-"),
-    llvm::cl::cat(gpumem::getToolCategory()));
-static llvm::cl::opt<std::string> entryPoint(
-    "e", llvm::cl::desc("The function to run"), llvm::cl::init("main"),
-    llvm::cl::cat(gpumem::getToolCategory()));
+static llvm::cl::opt<std::string>
+    inputFile(llvm::cl::Positional, llvm::cl::desc("<input .mlir>"),
+              llvm::cl::init("-"), llvm::cl::cat(gpumem::getToolCategory()));
+static llvm::cl::opt<std::string>
+    entryPoint("e", llvm::cl::desc("The function to run"),
+               llvm::cl::init("main"),
+               llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::opt<std::string> entryPointResult(
     "entry-point-result",
     llvm::cl::desc("Result type of the entry point: void, i32, i64 or f32"),
-    llvm::cl::init("void"),
-    llvm::cl::cat(gpumem::getToolCategory()));
+    llvm::cl::init("void"), llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::list<std::string>
     sharedLibs("shared-libs", llvm::cl::desc("Extra libraries to load"),
                llvm::cl::CommaSeparated,
-    llvm::cl::cat(gpumem::getToolCategory()));
+               llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::opt<bool> listTargets(
     "list-targets",
     llvm::cl::desc("Print one line per target: whether programs for it can "
@@ -95,7 +95,8 @@ static LogicalResult checkEntryPointResult(LLVM::LLVMFuncOp entry) {
     return success();
   InFlightDiagnostic diag = emitError(entry.getLoc())
                             << "the entry point @" << entryPoint << " returns "
-                            << actual << ", not " << entryPointResult.getValue();
+                            << actual << ", not "
+                            << entryPointResult.getValue();
   if (llvm::is_contained({"void", "i32", "i64", "f32"}, actual))
     diag << "; run it with --entry-point-result=" << actual;
   else
@@ -120,8 +121,9 @@ int main(int argc, char **argv) {
   if (!llvm::is_contained({"void", "i32", "i64", "f32"},
                           entryPointResult.getValue())) {
     gpumem::reportToolError("unknown --entry-point-result '" +
-                            entryPointResult + "'; expected void, i32, i64 "
-                                               "or f32");
+                            entryPointResult +
+                            "'; expected void, i32, i64 "
+                            "or f32");
     return 2;
   }
   if (failed(gpumem::checkToolOptions(targetOptions)))
@@ -140,8 +142,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (entry.getNumArguments() != 0) {
-    emitError(entry.getLoc()) << "the entry point @" << entryPoint
-                              << " must take no arguments";
+    emitError(entry.getLoc())
+        << "the entry point @" << entryPoint << " must take no arguments";
     return 1;
   }
   if (failed(checkEntryPointResult(entry)))

@@ -69,9 +69,8 @@ struct SharedPipelineOptions : public mlir::PassPipelineOptions<Derived> {
 
 /// Options of `gpumem-cuda-pipeline`.
 struct CudaPipelineOptions : public SharedPipelineOptions<CudaPipelineOptions> {
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("NVIDIA chip"),
-                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA chip"), llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features, e.g. +ptx80; default: the chip's minimum "
@@ -162,8 +161,8 @@ struct CudaEmuPipelineOptions
 struct VulkanPipelineOptions
     : public SharedPipelineOptions<VulkanPipelineOptions> {
   PassOptions::Option<std::string> spirvVersion{
-      *this, "spirv-version",
-      llvm::cl::desc("SPIR-V version, 1.0 to 1.6"), llvm::cl::init("1.3")};
+      *this, "spirv-version", llvm::cl::desc("SPIR-V version, 1.0 to 1.6"),
+      llvm::cl::init("1.3")};
   PassOptions::Option<unsigned> subgroupSize{
       *this, "subgroup-size",
       llvm::cl::desc("Subgroup size the kernels' shuffles assume"),

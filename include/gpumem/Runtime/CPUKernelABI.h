@@ -127,8 +127,7 @@ typedef struct GPUMemRuntimeServices {
   /* CUDA's __assertfail: as assertFail, but the launch then fails the way
    * the cuda runtime reports a kernel that trapped. Does not return. */
   void (*cudaAssertFail)(GPUMemThreadContext *ctx, const char *message,
-                         const char *file, uint32_t line,
-                         const char *function);
+                         const char *file, uint32_t line, const char *function);
 
   /* The services below are for kernels that run as coroutines
    * (GPUMemCPUKernel::startCoroutine). Such a kernel calls barrier,
@@ -222,21 +221,21 @@ enum GPUMemWarpOp {
 
 /* One thread's view of its launch. Field offsets are part of the ABI. */
 struct GPUMemThreadContext {
-  int64_t threadId[3];          /*   0 */
-  int64_t blockId[3];           /*  24 */
-  int64_t blockDim[3];          /*  48 */
-  int64_t gridDim[3];           /*  72 */
-  char *sharedMemory;           /*  96: the block's arena; static workgroup
-                                         memory at its start */
-  char *dynamicSharedMemory;    /* 104: gpu.dynamic_shared_memory, after the
-                                         static part, 16-byte aligned */
-  int64_t dynamicSharedBytes;   /* 112: the launch's dynamic size */
+  int64_t threadId[3];        /*   0 */
+  int64_t blockId[3];         /*  24 */
+  int64_t blockDim[3];        /*  48 */
+  int64_t gridDim[3];         /*  72 */
+  char *sharedMemory;         /*  96: the block's arena; static workgroup
+                                       memory at its start */
+  char *dynamicSharedMemory;  /* 104: gpu.dynamic_shared_memory, after the
+                                       static part, 16-byte aligned */
+  int64_t dynamicSharedBytes; /* 112: the launch's dynamic size */
   const GPUMemRuntimeServices *services; /* 120 */
-  void *scheduler;              /* 128: runtime-private */
-  const char *kernelName;       /* 136 */
-  const char *barrierAt;        /* 144: set by a barriersOnly coroutine
-                                         kernel before it suspends at a
-                                         barrier: the barrier's location */
+  void *scheduler;                       /* 128: runtime-private */
+  const char *kernelName;                /* 136 */
+  const char *barrierAt;                 /* 144: set by a barriersOnly coroutine
+                                                  kernel before it suspends at a
+                                                  barrier: the barrier's location */
 };
 
 /* One kernel of a CPU gpu.module. */
@@ -245,9 +244,9 @@ typedef struct GPUMemCPUKernel {
   void (*runThread)(void **params, GPUMemThreadContext *ctx);
   void (*runBlocks)(void **params, GPUMemThreadContext *ctx, int64_t first,
                     int64_t last);
-  int64_t staticSharedBytes;    /* arena bytes the kernel needs statically */
-  int32_t needsFibers;          /* barrier or warp operation reachable */
-  int32_t numParams;            /* entries of `params` */
+  int64_t staticSharedBytes; /* arena bytes the kernel needs statically */
+  int32_t needsFibers;       /* barrier or warp operation reachable */
+  int32_t numParams;         /* entries of `params` */
   /* cuda-emu: the emulated chip ("sm_90") and its shared memory per block;
    * launches are checked against it with the cuda runtime's messages.
    * Null and 0 on the cpu target. */
@@ -296,7 +295,7 @@ enum GPUMemCheck {
 
 /* The object's exported GPUMEM_CPU_MODULE_SYMBOL. */
 typedef struct GPUMemCPUModule {
-  int32_t abiVersion;           /* GPUMEM_CPU_ABI_VERSION */
+  int32_t abiVersion; /* GPUMEM_CPU_ABI_VERSION */
   int32_t numKernels;
   const GPUMemCPUKernel *kernels;
 } GPUMemCPUModule;

@@ -103,8 +103,8 @@ extern "C" {
 #define GPUMEM_VULKAN_PUSH_PARAMS 16
 
 typedef struct GPUMemVulkanImage {
-  uint32_t magic;       /* GPUMEM_VULKAN_IMAGE_MAGIC */
-  uint32_t version;     /* GPUMEM_VULKAN_ABI_VERSION */
+  uint32_t magic;   /* GPUMEM_VULKAN_IMAGE_MAGIC */
+  uint32_t version; /* GPUMEM_VULKAN_ABI_VERSION */
   uint32_t kernelCount;
   uint32_t spirvWords;
 } GPUMemVulkanImage;
@@ -131,11 +131,11 @@ typedef struct GPUMemVulkanKernel {
 } GPUMemVulkanKernel;
 
 enum GPUMemVulkanParamKind {
-  GPUMEM_VULKAN_PARAM_IGNORED = 0,        /* a memref's allocated pointer */
-  GPUMEM_VULKAN_PARAM_BUFFER = 1,         /* a memref's aligned pointer */
-  GPUMEM_VULKAN_PARAM_BUFFER_OFFSET = 2,  /* the memref's offset (int64) */
-  GPUMEM_VULKAN_PARAM_INDEX = 3,          /* size, stride or index (int64) */
-  GPUMEM_VULKAN_PARAM_SCALAR = 4          /* copied as is */
+  GPUMEM_VULKAN_PARAM_IGNORED = 0,       /* a memref's allocated pointer */
+  GPUMEM_VULKAN_PARAM_BUFFER = 1,        /* a memref's aligned pointer */
+  GPUMEM_VULKAN_PARAM_BUFFER_OFFSET = 2, /* the memref's offset (int64) */
+  GPUMEM_VULKAN_PARAM_INDEX = 3,         /* size, stride or index (int64) */
+  GPUMEM_VULKAN_PARAM_SCALAR = 4         /* copied as is */
 };
 
 typedef struct GPUMemVulkanParam {
@@ -148,14 +148,14 @@ typedef struct GPUMemVulkanParam {
 } GPUMemVulkanParam;
 
 /* Word positions in the diagnostics buffer. */
-#define GPUMEM_VULKAN_DIAG_CURSOR 0   /* record words claimed so far */
-#define GPUMEM_VULKAN_DIAG_CAPACITY 1 /* record words that fit */
-#define GPUMEM_VULKAN_DIAG_ASSERT 2   /* first failed assert's site + 1 */
+#define GPUMEM_VULKAN_DIAG_CURSOR 0        /* record words claimed so far */
+#define GPUMEM_VULKAN_DIAG_CAPACITY 1      /* record words that fit */
+#define GPUMEM_VULKAN_DIAG_ASSERT 2        /* first failed assert's site + 1 */
 #define GPUMEM_VULKAN_DIAG_ASSERT_BLOCK 3  /* its block id, 3 words */
 #define GPUMEM_VULKAN_DIAG_ASSERT_THREAD 6 /* its thread id, 3 words */
-#define GPUMEM_VULKAN_DIAG_DROPPED 9  /* printf records that did not fit */
-#define GPUMEM_VULKAN_DIAG_DISCARD 15 /* where lost races store */
-#define GPUMEM_VULKAN_DIAG_RECORDS 16 /* the first record word */
+#define GPUMEM_VULKAN_DIAG_DROPPED 9       /* printf records that did not fit */
+#define GPUMEM_VULKAN_DIAG_DISCARD 15      /* where lost races store */
+#define GPUMEM_VULKAN_DIAG_RECORDS 16      /* the first record word */
 
 enum GPUMemVulkanSiteKind {
   GPUMEM_VULKAN_SITE_PRINTF = 1, /* text: the format */

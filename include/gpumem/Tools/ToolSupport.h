@@ -11,8 +11,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -100,16 +100,15 @@ std::string formatSeconds(std::chrono::steady_clock::time_point start);
 
 /// The parser of the tools' enumerated options: a bad value is an option
 /// error, "<tool>: error: unknown --<option> 'x'; expected a, b or c".
-template <typename Enum>
-class ToolEnumParser : public llvm::cl::parser<Enum> {
+template <typename Enum> class ToolEnumParser : public llvm::cl::parser<Enum> {
 public:
   using llvm::cl::parser<Enum>::parser;
   bool parse(llvm::cl::Option &option, llvm::StringRef, llvm::StringRef arg,
              Enum &value) {
     if (this->lookup(arg, value))
       return false;
-    reportToolError("unknown --" + option.ArgStr + " '" + arg +
-                    "'; expected " + this->expectedNames());
+    reportToolError("unknown --" + option.ArgStr + " '" + arg + "'; expected " +
+                    this->expectedNames());
     return true;
   }
 };
@@ -144,9 +143,10 @@ struct TargetOptions {
                      "Vulkan GPU is, else cpu)"),
       llvm::cl::init("auto"), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> chip{
-      "chip", llvm::cl::desc("NVIDIA chip for --target=cuda and cuda-emu "
-                             "(default: the device's when cuda runs here, "
-                             "else sm_90)"),
+      "chip",
+      llvm::cl::desc("NVIDIA chip for --target=cuda and cuda-emu "
+                     "(default: the device's when cuda runs here, "
+                     "else sm_90)"),
       llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> cpu{
       "cpu",
@@ -177,7 +177,8 @@ struct TargetOptions {
                      "(docs/sanitizer.md)"),
       llvm::cl::init(SanitizerChecks()), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<ReportFormat, false, ToolEnumParser<ReportFormat>> smemReport{
-      "smem-report", llvm::cl::ValueOptional,
+      "smem-report",
+      llvm::cl::ValueOptional,
       llvm::cl::desc("Report every kernel's workgroup (shared) memory on "
                      "stderr: each buffer's source line, bytes, offset, live "
                      "range and what it shares bytes with, the totals, the "

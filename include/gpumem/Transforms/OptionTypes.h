@@ -138,18 +138,14 @@ struct SanitizerChecks {
 
 /// The noun an enumerated option's error names its value by: "unknown
 /// <noun> 'x'; expected ...".
-template <typename Enum>
-struct OptionNoun;
-template <>
-struct OptionNoun<HostBufferMode> {
+template <typename Enum> struct OptionNoun;
+template <> struct OptionNoun<HostBufferMode> {
   static constexpr const char *value = "host-buffers mode";
 };
-template <>
-struct OptionNoun<ReportFormat> {
+template <> struct OptionNoun<ReportFormat> {
   static constexpr const char *value = "workgroup memory report format";
 };
-template <>
-struct OptionNoun<BinaryFormat> {
+template <> struct OptionNoun<BinaryFormat> {
   static constexpr const char *value = "output format";
 };
 
@@ -180,7 +176,8 @@ public:
   llvm::StringRef getDescription(unsigned n) const override {
     return Values[n].HelpStr;
   }
-  const llvm::cl::GenericOptionValue &getOptionValue(unsigned n) const override {
+  const llvm::cl::GenericOptionValue &
+  getOptionValue(unsigned n) const override {
     return Values[n].V;
   }
 
@@ -208,8 +205,8 @@ public:
              Enum &value) {
     if (lookup(arg, value))
       return false;
-    llvm::errs() << "error: unknown " << OptionNoun<Enum>::value << " '"
-                 << arg << "'; expected " << expectedNames() << "\n";
+    llvm::errs() << "error: unknown " << OptionNoun<Enum>::value << " '" << arg
+                 << "'; expected " << expectedNames() << "\n";
     return true;
   }
 
@@ -264,8 +261,7 @@ public:
     if (gpumem::SanitizerChecks::parse(arg, value, unknown))
       return false;
     llvm::errs() << "error: unknown sanitizer check '" << unknown
-                 << "'; expected " << gpumem::kExpectedSanitizerChecks
-                 << "\n";
+                 << "'; expected " << gpumem::kExpectedSanitizerChecks << "\n";
     return true;
   }
   StringRef getValueName() const override { return "checks"; }

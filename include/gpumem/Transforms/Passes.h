@@ -5,8 +5,8 @@
 #ifndef GPUMEM_TRANSFORMS_PASSES_H
 #define GPUMEM_TRANSFORMS_PASSES_H
 
-#include "mlir/IR/BuiltinOps.h"
 #include "gpumem/Transforms/OptionTypes.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -32,8 +32,8 @@ struct AttachCPUTargetPass
 
   void runOnOperation() override {
     if (optLevel > 3) {
-      emitError(getOperation().getLoc())
-          << "opt-level " << optLevel.getValue() << " is out of range; expected 0 to 3";
+      emitError(getOperation().getLoc()) << "opt-level " << optLevel.getValue()
+                                         << " is out of range; expected 0 to 3";
       return signalPassFailure();
     }
     if (!gpumem::isKnownHostCPU(cpu)) {

@@ -23,8 +23,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BarrierFission.h"
-#include "FissionPlan.h"
 #include "../HostKernel/HostCode.h"
+#include "FissionPlan.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -142,10 +142,9 @@ func::FuncOp Fission::emit(StringRef name) {
   source.walk([&](scf::ForOp loop) {
     if (!runsPerBlock(loop))
       return;
-    for (auto [arg, yielded, result] :
-         llvm::zip(loop.getRegionIterArgs(),
-                   loop.getBody()->getTerminator()->getOperands(),
-                   loop.getResults()))
+    for (auto [arg, yielded, result] : llvm::zip(
+             loop.getRegionIterArgs(),
+             loop.getBody()->getTerminator()->getOperands(), loop.getResults()))
       if (plan.isThreadCarried(arg)) {
         Value array = spill.lookup(yielded);
         if (!array)
@@ -223,7 +222,8 @@ void Fission::emitThreadLoop(OpBuilder &builder, Location loc,
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value dims[3];
   for (int d = 0; d < 3; ++d)
-    dims[d] = gpu::BlockDimOp::create(builder, loc, static_cast<gpu::Dimension>(d));
+    dims[d] =
+        gpu::BlockDimOp::create(builder, loc, static_cast<gpu::Dimension>(d));
   // z outermost, x innermost, the thread id stored into the context.
   OpBuilder::InsertionGuard guard(builder);
   Value ids[3];
@@ -243,8 +243,8 @@ void Fission::emitThreadLoop(OpBuilder &builder, Location loc,
       arith::MulIOp::create(
           builder, loc,
           arith::AddIOp::create(
-              builder, loc, arith::MulIOp::create(builder, loc, ids[2], dims[1]),
-              ids[1]),
+              builder, loc,
+              arith::MulIOp::create(builder, loc, ids[2], dims[1]), ids[1]),
           dims[0]),
       ids[0]);
   body(builder, linear);
@@ -253,51 +253,52 @@ void Fission::emitThreadLoop(OpBuilder &builder, Location loc,
 void Fission::emitSegment(ArrayRef<Operation *> ops, OpBuilder &builder) {
   if (ops.empty())
     return;
-  emitThreadLoop(builder, ops.front()->getLoc(),
-                 [&](OpBuilder &builder, Value linear) {
-  Location loc = ops.front()->getLoc();
-  // Crossing values from other segments are loaded once per thread; the
-  // mapping is restored afterwards so later segments load their own.
-  llvm::SmallPtrSet<Operation *, 16> here;
-  for (Operation *op : ops)
-    op->walk([&](Operation *nested) { here.insert(nested); });
-  SmallVector<Value> loaded;
-  for (Operation *op : ops)
-    op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands()) {
-        if (mapping.contains(operand) || here.contains(operand.getDefiningOp()))
-          continue;
-        // Thread ids are read again from the context, which the thread
-        // loop set; arithmetic on them is done again.
-        if (spill.count(operand) || isRecomputable(operand))
-          perThread(builder, loc, operand, linear, loaded);
-      }
-    });
-  for (Operation *op : ops) {
-    Operation *clone = builder.clone(*op, mapping);
-    for (auto [original, copy] :
-         llvm::zip(op->getResults(), clone->getResults()))
-      if (spill.count(original))
-        memref::StoreOp::create(builder, loc, copy, spill[original],
-                                ValueRange{linear});
-  }
-  // Values defined in this segment are per-thread: later segments reload.
-  for (Operation *op : ops) {
-    op->walk([&](Operation *nested) {
-      for (Value result : nested->getResults())
-        mapping.erase(result);
-    });
-  }
-  for (Value value : loaded)
-    mapping.erase(value);
-  });
+  emitThreadLoop(
+      builder, ops.front()->getLoc(), [&](OpBuilder &builder, Value linear) {
+        Location loc = ops.front()->getLoc();
+        // Crossing values from other segments are loaded once per thread; the
+        // mapping is restored afterwards so later segments load their own.
+        llvm::SmallPtrSet<Operation *, 16> here;
+        for (Operation *op : ops)
+          op->walk([&](Operation *nested) { here.insert(nested); });
+        SmallVector<Value> loaded;
+        for (Operation *op : ops)
+          op->walk([&](Operation *nested) {
+            for (Value operand : nested->getOperands()) {
+              if (mapping.contains(operand) ||
+                  here.contains(operand.getDefiningOp()))
+                continue;
+              // Thread ids are read again from the context, which the thread
+              // loop set; arithmetic on them is done again.
+              if (spill.count(operand) || isRecomputable(operand))
+                perThread(builder, loc, operand, linear, loaded);
+            }
+          });
+        for (Operation *op : ops) {
+          Operation *clone = builder.clone(*op, mapping);
+          for (auto [original, copy] :
+               llvm::zip(op->getResults(), clone->getResults()))
+            if (spill.count(original))
+              memref::StoreOp::create(builder, loc, copy, spill[original],
+                                      ValueRange{linear});
+        }
+        // Values defined in this segment are per-thread: later segments reload.
+        for (Operation *op : ops) {
+          op->walk([&](Operation *nested) {
+            for (Value result : nested->getResults())
+              mapping.erase(result);
+          });
+        }
+        for (Value value : loaded)
+          mapping.erase(value);
+      });
 }
 
 void Fission::emitControl(Operation *op, OpBuilder &builder) {
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     // Each thread's initial carried values go into their arrays first.
-    for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(),
-                                      loop.getInitArgs())) {
+    for (auto [arg, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs())) {
       // A carried value that continues an outer one shares its array.
       if (!plan.isThreadCarried(arg) || spill.lookup(init) == spill[arg])
         continue;
@@ -315,10 +316,10 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
          llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
       if (!plan.isThreadCarried(arg))
         inits.push_back(mapping.lookup(init));
-    auto copy = scf::ForOp::create(
-        builder, loop.getLoc(), mapping.lookup(loop.getLowerBound()),
-        mapping.lookup(loop.getUpperBound()), mapping.lookup(loop.getStep()),
-        inits);
+    auto copy = scf::ForOp::create(builder, loop.getLoc(),
+                                   mapping.lookup(loop.getLowerBound()),
+                                   mapping.lookup(loop.getUpperBound()),
+                                   mapping.lookup(loop.getStep()), inits);
     Block *body = copy.getBody();
     mapping.map(loop.getInductionVar(), copy.getInductionVar());
     unsigned next = 0;
@@ -338,11 +339,12 @@ void Fission::emitControl(Operation *op, OpBuilder &builder) {
   }
   if (auto branch = dyn_cast<scf::IfOp>(op)) {
     bool withElse = !branch.getElseRegion().empty();
-    auto copy = scf::IfOp::create(builder, branch.getLoc(),
-                                  mapping.lookup(branch.getCondition()),
-                                  withElse);
+    auto copy =
+        scf::IfOp::create(builder, branch.getLoc(),
+                          mapping.lookup(branch.getCondition()), withElse);
     copy.getThenRegion().front().getTerminator()->erase();
-    OpBuilder thenBuilder = OpBuilder::atBlockEnd(&copy.getThenRegion().front());
+    OpBuilder thenBuilder =
+        OpBuilder::atBlockEnd(&copy.getThenRegion().front());
     emitBlock(branch.getThenRegion().front(), thenBuilder);
     if (withElse) {
       copy.getElseRegion().front().getTerminator()->erase();

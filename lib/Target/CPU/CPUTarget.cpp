@@ -97,15 +97,14 @@ std::unique_ptr<llvm::TargetMachine> CPUSerializer::createPICTargetMachine() {
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(targetTriple, error);
   if (!target) {
-    getOperation().emitError() << "the host target '"
-                               << HostTargetDescription::triple
-                               << "' is not available: " << error;
+    getOperation().emitError()
+        << "the host target '" << HostTargetDescription::triple
+        << "' is not available: " << error;
     return nullptr;
   }
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      targetTriple, HostTargetDescription::cpu,
-      HostTargetDescription::features, llvm::TargetOptions(),
-      llvm::Reloc::PIC_));
+      targetTriple, HostTargetDescription::cpu, HostTargetDescription::features,
+      llvm::TargetOptions(), llvm::Reloc::PIC_));
 }
 
 LogicalResult CPUSerializer::optimizeModule(llvm::Module &module, int level) {
@@ -162,10 +161,9 @@ CPUSerializer::moduleToObject(llvm::Module &llvmModule) {
   {
     llvm::raw_svector_ostream stream(emitted);
     llvm::legacy::PassManager codegen;
-    llvm::CodeGenFileType fileType =
-        format == gpu::CompilationTarget::Assembly
-            ? llvm::CodeGenFileType::AssemblyFile
-            : llvm::CodeGenFileType::ObjectFile;
+    llvm::CodeGenFileType fileType = format == gpu::CompilationTarget::Assembly
+                                         ? llvm::CodeGenFileType::AssemblyFile
+                                         : llvm::CodeGenFileType::ObjectFile;
     if (machine->addPassesToEmitFile(codegen, stream, nullptr, fileType)) {
       getOperation().emitError() << "the host target cannot emit code";
       return failure();

@@ -17,8 +17,8 @@
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Target/CPU/Passes.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
@@ -87,13 +87,16 @@ LogicalResult FinalizeCPUModulePass::lowerVectorOps() {
   vector::populateVectorFromElementsUnrollPatterns(patterns);
   vector::populateVectorToElementsUnrollPatterns(patterns);
   if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-    return getOperation().emitOpError() << "lowering vector ops did not converge";
+    return getOperation().emitOpError()
+           << "lowering vector ops did not converge";
   return success();
 }
 
-LogicalResult FinalizeCPUModulePass::convertStubs(LLVMTypeConverter &converter) {
+LogicalResult
+FinalizeCPUModulePass::convertStubs(LLVMTypeConverter &converter) {
   gpu::GPUModuleOp module = getOperation();
-  for (auto stub : llvm::make_early_inc_range(module.getOps<gpu::GPUFuncOp>())) {
+  for (auto stub :
+       llvm::make_early_inc_range(module.getOps<gpu::GPUFuncOp>())) {
     TypeConverter::SignatureConversion signature(stub.getNumArguments());
     Type type = converter.convertFunctionSignature(
         stub.getFunctionType(), /*isVariadic=*/false,
@@ -102,8 +105,7 @@ LogicalResult FinalizeCPUModulePass::convertStubs(LLVMTypeConverter &converter) 
       return stub.emitOpError() << "has a signature the cpu target cannot "
                                    "convert";
     OpBuilder builder(stub);
-    auto func = LLVM::LLVMFuncOp::create(builder, stub.getLoc(),
-                                         stub.getName(),
+    auto func = LLVM::LLVMFuncOp::create(builder, stub.getLoc(), stub.getName(),
                                          cast<LLVM::LLVMFunctionType>(type));
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                   builder.getUnitAttr());

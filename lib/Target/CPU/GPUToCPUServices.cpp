@@ -59,8 +59,7 @@ int32_t abiShuffleMode(gpu::ShuffleMode mode) {
 }
 
 /// A pattern with the module-level state.
-template <typename OpT>
-struct ServicePattern : OpRewritePattern<OpT> {
+template <typename OpT> struct ServicePattern : OpRewritePattern<OpT> {
   ServicePattern(MLIRContext *context, const ServicesLoweringState &state)
       : OpRewritePattern<OpT>(context), state(state) {}
   const ServicesLoweringState &state;
@@ -83,15 +82,16 @@ struct BlockDimLowering : ServicePattern<gpu::BlockDimOp> {
   using ServicePattern::ServicePattern;
   LogicalResult matchAndRewrite(gpu::BlockDimOp op,
                                 PatternRewriter &rewriter) const override {
-    auto known = state.knownBlockSizes.find(
-        op->getParentOfType<FunctionOpInterface>());
+    auto known =
+        state.knownBlockSizes.find(op->getParentOfType<FunctionOpInterface>());
     if (known != state.knownBlockSizes.end()) {
       rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(
           op, known->second[size_t(op.getDimension())]);
       return success();
     }
     ContextAccess access(rewriter, op.getLoc(), contextOf(op));
-    rewriter.replaceOp(op, access.dimension(kContextBlockDim, op.getDimension()));
+    rewriter.replaceOp(op,
+                       access.dimension(kContextBlockDim, op.getDimension()));
     return success();
   }
 };
@@ -108,16 +108,15 @@ struct GlobalIdLowering : OpRewritePattern<gpu::GlobalIdOp> {
     Value thread = access.dimension(kContextThreadId, op.getDimension());
     rewriter.replaceOp(
         op, arith::AddIOp::create(
-                rewriter, loc, arith::MulIOp::create(rewriter, loc, block, size),
-                thread));
+                rewriter, loc,
+                arith::MulIOp::create(rewriter, loc, block, size), thread));
     return success();
   }
 };
 
 /// gpu.lane_id, gpu.subgroup_id, gpu.num_subgroups, gpu.subgroup_size, with
 /// subgroups of GPUMEM_WARP_SIZE consecutive linear thread ids.
-template <typename OpT>
-struct SubgroupQueryLowering : OpRewritePattern<OpT> {
+template <typename OpT> struct SubgroupQueryLowering : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -127,11 +126,11 @@ struct SubgroupQueryLowering : OpRewritePattern<OpT> {
         arith::ConstantIndexOp::create(rewriter, loc, GPUMEM_WARP_SIZE);
     Value result = warp;
     if constexpr (std::is_same_v<OpT, gpu::LaneIdOp>)
-      result = arith::RemUIOp::create(rewriter, loc, access.linearThreadId(),
-                                      warp);
+      result =
+          arith::RemUIOp::create(rewriter, loc, access.linearThreadId(), warp);
     else if constexpr (std::is_same_v<OpT, gpu::SubgroupIdOp>)
-      result = arith::DivUIOp::create(rewriter, loc, access.linearThreadId(),
-                                      warp);
+      result =
+          arith::DivUIOp::create(rewriter, loc, access.linearThreadId(), warp);
     else if constexpr (std::is_same_v<OpT, gpu::NumSubgroupsOp>)
       result = arith::CeilDivUIOp::create(rewriter, loc,
                                           access.threadsPerBlock(), warp);
@@ -147,8 +146,8 @@ struct BarrierLowering : ServicePattern<gpu::BarrierOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value context = contextOf(op);
-    Value where = hostkernel::getStringPointer(
-        rewriter, loc, state.module, hostkernel::formatLocation(loc));
+    Value where = hostkernel::getStringPointer(rewriter, loc, state.module,
+                                               hostkernel::formatLocation(loc));
     ContextAccess(rewriter, loc, context)
         .call(GPUMEM_RUNTIME_SERVICE(barrier), {context, where});
     rewriter.eraseOp(op);
@@ -166,8 +165,8 @@ struct ShuffleLowering : ServicePattern<gpu::ShuffleOp> {
     Type type = shuffle.getValue().getType();
     unsigned width = type.getIntOrFloatBitWidth();
     if (width > 64) {
-      shuffle.emitOpError() << "of " << type
-                            << " is not supported by the cpu target";
+      shuffle.emitOpError()
+          << "of " << type << " is not supported by the cpu target";
       state.reportedError = true;
       return failure();
     }
@@ -192,8 +191,8 @@ struct ShuffleLowering : ServicePattern<gpu::ShuffleOp> {
     }
     Value mode = LLVM::ConstantOp::create(rewriter, loc, i32,
                                           abiShuffleMode(shuffle.getMode()));
-    Value where = hostkernel::getStringPointer(
-        rewriter, loc, state.module, hostkernel::formatLocation(loc));
+    Value where = hostkernel::getStringPointer(rewriter, loc, state.module,
+                                               hostkernel::formatLocation(loc));
     Value result = ContextAccess(rewriter, loc, contextArg)
                        .call(GPUMEM_RUNTIME_SERVICE(shuffle),
                              {contextArg, bits, shuffle.getOffset(),
@@ -271,8 +270,8 @@ struct DynamicSharedMemoryLowering
     descriptor.setConstantOffset(rewriter, loc, 0);
     descriptor.setSize(rewriter, loc, 0, bytes);
     descriptor.setConstantStride(rewriter, loc, 0, 1);
-    rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(
-        op, type, Value(descriptor));
+    rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, type,
+                                                            Value(descriptor));
     return success();
   }
 };
@@ -286,8 +285,8 @@ struct WorkgroupGlobalLowering : ServicePattern<memref::GetGlobalOp> {
     if (it == state.globalOffsets.end())
       return rewriter.notifyMatchFailure(op, "not a workgroup global");
     rewriter.replaceOp(op, arenaView(rewriter, op.getLoc(), contextOf(op),
-                                     cast<MemRefType>(op.getType()),
-                                     it->second, state.converter));
+                                     cast<MemRefType>(op.getType()), it->second,
+                                     state.converter));
     return success();
   }
 };

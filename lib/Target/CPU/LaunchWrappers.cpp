@@ -32,9 +32,8 @@ constexpr int64_t kContextBlockDim = offsetof(GPUMemThreadContext, blockDim);
 constexpr int64_t kContextGridDim = offsetof(GPUMemThreadContext, gridDim);
 
 /// Unpacks mgpuLaunchKernel's params into values of `types`; counts them.
-SmallVector<Value> unpackParams(OpBuilder &builder, Location loc,
-                                Value params, TypeRange types,
-                                int64_t &numParams,
+SmallVector<Value> unpackParams(OpBuilder &builder, Location loc, Value params,
+                                TypeRange types, int64_t &numParams,
                                 const LLVMTypeConverter &converter) {
   auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
   auto i64 = builder.getI64Type();
@@ -54,8 +53,8 @@ SmallVector<Value> unpackParams(OpBuilder &builder, Location loc,
           UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
               .getResult(0));
     } else if (isa<IndexType>(type)) {
-      values.push_back(arith::IndexCastOp::create(builder, loc, type,
-                                                  loadParam(i64)));
+      values.push_back(
+          arith::IndexCastOp::create(builder, loc, type, loadParam(i64)));
     } else {
       values.push_back(loadParam(type));
     }
@@ -103,8 +102,7 @@ SmallVector<Value> nextBlockId(OpBuilder &b, Location loc, ValueRange id,
 hostkernel::KernelTableEntry gpumem::cpu::createLaunchWrappers(
     gpu::GPUFuncOp stub, func::FuncOp impl, func::FuncOp blockImpl,
     int64_t sharedBytes, bool fibers, bool asserts,
-    const LLVMTypeConverter &converter,
-    llvm::DenseSet<Operation *> &wrappers) {
+    const LLVMTypeConverter &converter, llvm::DenseSet<Operation *> &wrappers) {
   Location loc = stub.getLoc();
   MLIRContext *context = stub.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);

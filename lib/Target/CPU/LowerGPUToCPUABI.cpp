@@ -17,12 +17,13 @@
 //     and two wrappers that unpack mgpuLaunchKernel's `params`:
 //     `__gpumem_run_thread_K` and, for kernels without fibers,
 //     `__gpumem_run_blocks_K`, which loops over a range of blocks and over
-//     each block's threads (LaunchWrappers.cpp). A kernel with block-uniform barriers gets a
-//     barrier-free block-wide copy (BarrierFission.cpp) that its run_blocks
-//     calls instead of fibers. K stays behind as an empty stub with its
-//     signature: host gpu.launch_func ops verify against it. A kernel that may
-//     reach a cf.assert gets neither run_blocks nor the block-wide copy: a
-//     thread that fails an assert stops alone, so its threads run one by one.
+//     each block's threads (LaunchWrappers.cpp). A kernel with block-uniform
+//     barriers gets a barrier-free block-wide copy (BarrierFission.cpp) that
+//     its run_blocks calls instead of fibers. K stays behind as an empty stub
+//     with its signature: host gpu.launch_func ops verify against it. A kernel
+//     that may reach a cf.assert gets neither run_blocks nor the block-wide
+//     copy: a thread that fails an assert stops alone, so its threads run one
+//     by one.
 //  5. GPU ops become context loads and runtime service calls, one rewrite
 //     pattern per op (GPUToCPUServices.cpp): ids and dims, lane and
 //     subgroup ids, barrier, shuffle, printf (libc's), dynamic shared
@@ -31,14 +32,14 @@
 // The kernel table is left on the gpu.module for gpumem-finalize-cpu-module.
 //===----------------------------------------------------------------------===//
 
-#include "BarrierFission.h"
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
+#include "BarrierFission.h"
 #include "GPUToCPUServices.h"
 #include "LaunchWrappers.h"
 
-#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Transforms/SourceLocation.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
@@ -109,9 +110,10 @@ LogicalResult ABILowering::run() {
   converter = hostkernel::createHostTypeConverter(context);
   if (failed(layOutModuleGlobals()))
     return failure();
-  needsFibers = hostkernel::findSynchronizingFunctions(gpuModule, [](Operation *op) {
-    return isa<gpu::BarrierOp, gpu::ShuffleOp>(op);
-  });
+  needsFibers =
+      hostkernel::findSynchronizingFunctions(gpuModule, [](Operation *op) {
+        return isa<gpu::BarrierOp, gpu::ShuffleOp>(op);
+      });
   mayAssert = hostkernel::findSynchronizingFunctions(
       gpuModule, [](Operation *op) { return isa<cf::AssertOp>(op); });
 
@@ -201,7 +203,8 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   OpBuilder builder(kernel);
   SmallVector<Type> inputs(type.getInputs());
   inputs.push_back(ptr);
-  auto impl = func::FuncOp::create(builder, loc, "__gpumem_kernel_" + kernel.getName().str(),
+  auto impl = func::FuncOp::create(builder, loc,
+                                   "__gpumem_kernel_" + kernel.getName().str(),
                                    builder.getFunctionType(inputs, {}));
   hostkernel::makeInternal(impl);
   // Counted from the body's arguments: before the body moves.
@@ -231,14 +234,15 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
   unsigned numAttributions = entry.getNumArguments() - 1 - firstAttribution;
   SmallVector<int64_t> offsets;
   for (unsigned i = 0; i < numWorkgroup; ++i) {
-    auto memref = cast<MemRefType>(entry.getArgument(firstAttribution + i).getType());
+    auto memref =
+        cast<MemRefType>(entry.getArgument(firstAttribution + i).getType());
     if (!memref.hasStaticShape())
       return kernel.emitOpError()
              << "has a workgroup attribution of type " << memref
              << "; attributions need a static shape";
     // The body moved to `impl`: the kernel keeps the attribution attributes.
-    arenaBytes = llvm::alignTo(arenaBytes,
-                               getAttributionAlignment(kernel, i, memref, layout));
+    arenaBytes = llvm::alignTo(
+        arenaBytes, getAttributionAlignment(kernel, i, memref, layout));
     offsets.push_back(arenaBytes);
     arenaBytes += getWorkgroupBufferBytes(memref, layout);
   }
@@ -251,9 +255,8 @@ LogicalResult ABILowering::lowerKernel(gpu::GPUFuncOp kernel) {
       BlockArgument arg = body.getArgument(firstAttribution + i);
       auto memref = cast<MemRefType>(arg.getType());
       if (i < numWorkgroup)
-        arg.replaceAllUsesWith(
-            cpu::arenaView(builder, arg.getLoc(), context, memref, offsets[i],
-                           *converter));
+        arg.replaceAllUsesWith(cpu::arenaView(builder, arg.getLoc(), context,
+                                              memref, offsets[i], *converter));
       else
         arg.replaceAllUsesWith(
             memref::AllocaOp::create(builder, arg.getLoc(), memref));
@@ -307,8 +310,8 @@ LogicalResult ABILowering::lowerDeviceGPUFunc(gpu::GPUFuncOp func) {
               "does not support; allocate workgroup memory with "
               "memref.alloca instead";
   OpBuilder builder(func);
-  auto replacement = func::FuncOp::create(builder, func.getLoc(), func.getName(),
-                                          func.getFunctionType());
+  auto replacement = func::FuncOp::create(
+      builder, func.getLoc(), func.getName(), func.getFunctionType());
   replacement.setVisibility(func.getVisibility());
   replacement.getBody().takeBody(func.getBody());
   replacement.walk([&](gpu::ReturnOp ret) {

@@ -27,8 +27,8 @@
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -181,14 +181,15 @@ struct SanitizeMemoryAccessesPass
         continue;
       if (!where)
         where = hostkernel::getStringPointer(builder, loc, module,
-                                      hostkernel::formatLocation(loc));
+                                             hostkernel::formatLocation(loc));
       Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
           builder, loc, argument);
       Value integer = arith::IndexCastOp::create(builder, loc, i64, aligned);
       Value pointer = LLVM::IntToPtrOp::create(builder, loc, ptr, integer);
       Value index = arith::ConstantIntOp::create(builder, loc, i64, number);
       hostkernel::ContextAccess(builder, loc, context)
-          .call(GPUMEM_RUNTIME_SERVICE(argumentCheck), {context, pointer, index, where});
+          .call(GPUMEM_RUNTIME_SERVICE(argumentCheck),
+                {context, pointer, index, where});
     }
   }
 
@@ -209,9 +210,11 @@ struct SanitizeMemoryAccessesPass
             element))
       return;
     if (isWorkgroupMemorySpace(type.getMemorySpace()))
-      reportAccess(GPUMEM_RUNTIME_SERVICE(sharedAccess), op, access, context, module, what);
+      reportAccess(GPUMEM_RUNTIME_SERVICE(sharedAccess), op, access, context,
+                   module, what);
     else if (!isPrivate(access.memref))
-      reportAccess(GPUMEM_RUNTIME_SERVICE(deviceAccess), op, access, context, module, what);
+      reportAccess(GPUMEM_RUNTIME_SERVICE(deviceAccess), op, access, context,
+                   module, what);
   }
 
   /// Whether `memref` is the thread's own memory: private address space,
@@ -234,9 +237,9 @@ struct SanitizeMemoryAccessesPass
 
   /// Calls services->sharedAccess or deviceAccess (`service`) right before
   /// `op` with the address and size of the bytes it touches.
-  void reportAccess(hostkernel::RuntimeService service, Operation *op, const Access &access,
-                    Value context, gpu::GPUModuleOp module,
-                    const std::string &what) {
+  void reportAccess(hostkernel::RuntimeService service, Operation *op,
+                    const Access &access, Value context,
+                    gpu::GPUModuleOp module, const std::string &what) {
     OpBuilder builder(op);
     Location loc = op->getLoc();
     auto type = cast<MemRefType>(access.memref.getType());
@@ -274,8 +277,8 @@ struct SanitizeMemoryAccessesPass
     Value flagValue =
         arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
     Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
-    Value where =
-        hostkernel::getStringPointer(builder, loc, module, hostkernel::formatLocation(loc));
+    Value where = hostkernel::getStringPointer(builder, loc, module,
+                                               hostkernel::formatLocation(loc));
     hostkernel::ContextAccess(builder, loc, context)
         .call(service, {context, pointer, bytes, flagValue, whatString, where});
   }
@@ -335,8 +338,8 @@ struct SanitizeMemoryAccessesPass
       builder.setInsertionPoint(otherwise.getTerminator());
     }
     Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
-    Value where =
-        hostkernel::getStringPointer(builder, loc, module, hostkernel::formatLocation(loc));
+    Value where = hostkernel::getStringPointer(builder, loc, module,
+                                               hostkernel::formatLocation(loc));
     auto i64 = builder.getI64Type();
     // The view's first element: the aligned pointer plus the view's offset
     // (a subview's), for the report to say where in its buffer it starts.
@@ -371,7 +374,8 @@ struct SanitizeMemoryAccessesPass
       Value index = arith::IndexCastOp::create(builder, loc, i64, reported[d]);
       Value size = arith::IndexCastOp::create(builder, loc, i64, sizes[d]);
       hostkernel::ContextAccess(builder, loc, context)
-          .call(GPUMEM_RUNTIME_SERVICE(accessError), {context, whatString, where, dim, index, size, base});
+          .call(GPUMEM_RUNTIME_SERVICE(accessError),
+                {context, whatString, where, dim, index, size, base});
     }
     if (op->getNumResults())
       scf::YieldOp::create(builder, loc, zeros);

@@ -58,12 +58,12 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
   std::string result = features;
   if (!ptx) {
     ptx = target->minPtx;
-    result = (result.empty() ? "" : result + ",") + "+ptx" +
-             std::to_string(*ptx);
+    result =
+        (result.empty() ? "" : result + ",") + "+ptx" + std::to_string(*ptx);
   }
   if (*ptx < target->minPtx)
-    return emitError(loc) << "PTX " << formatVersion(*ptx)
-                          << " cannot target " << chip << ", which needs PTX "
+    return emitError(loc) << "PTX " << formatVersion(*ptx) << " cannot target "
+                          << chip << ", which needs PTX "
                           << formatVersion(target->minPtx) << " or later";
   if (*ptx > kLLVMMaxPtx)
     return emitError(loc) << "PTX " << formatVersion(*ptx)
@@ -77,11 +77,11 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
   if (!toolkitFound)
     return emitError(loc) << "format=" << stringifyBinaryFormat(format)
                           << " needs ptxas, which was not found"
-                          << (toolkit.empty() ? std::string(
-                                                    " in $CUDA_HOME, "
-                                                    "$CUDA_PATH, "
-                                                    "/usr/local/cuda or $PATH")
-                                              : " in " + toolkit + "/bin")
+                          << (toolkit.empty()
+                                  ? std::string(" in $CUDA_HOME, "
+                                                "$CUDA_PATH, "
+                                                "/usr/local/cuda or $PATH")
+                                  : " in " + toolkit + "/bin")
                           << "; use format=isa to let the driver compile PTX";
   Version10 release = toolkitFound->release;
   if (release < target->firstCuda ||
@@ -98,8 +98,8 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
     llvm::SmallString<128> fatbinary(toolkitFound->root);
     llvm::sys::path::append(fatbinary, "bin", "fatbinary");
     if (!llvm::sys::fs::can_execute(fatbinary))
-      return emitError(loc) << "format=fatbin needs " << fatbinary
-                            << ", which was not found";
+      return emitError(loc)
+             << "format=fatbin needs " << fatbinary << ", which was not found";
   }
   return result;
 }
@@ -152,9 +152,8 @@ void AttachNVVMTargetPass::runOnOperation() {
 
   if (failed(checkAddressSpaces(module)))
     return signalPassFailure();
-  auto target =
-      NVVM::NVVMTargetAttr::get(&getContext(), optLevel, "nvptx64-nvidia-cuda",
-                                chip, *checkedFeatures);
+  auto target = NVVM::NVVMTargetAttr::get(
+      &getContext(), optLevel, "nvptx64-nvidia-cuda", chip, *checkedFeatures);
   module.walk([&](gpu::GPUModuleOp gpuModule) {
     SmallVector<Attribute> targets;
     if (ArrayAttr existing = gpuModule.getTargetsAttr())

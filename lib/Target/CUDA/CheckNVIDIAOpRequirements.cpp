@@ -100,18 +100,18 @@ struct MMASyncRow {
 };
 
 const MMASyncRow kMMASync[] = {
-    {"f16", 8, 8, 4, {70, false, 64}},   {"f16", 16, 8, 8, {75, false, 65}},
-    {"f16", 16, 8, 16, {80, false, 70}}, {"bf16", 16, 8, 8, {80, false, 70}},
+    {"f16", 8, 8, 4, {70, false, 64}},    {"f16", 16, 8, 8, {75, false, 65}},
+    {"f16", 16, 8, 16, {80, false, 70}},  {"bf16", 16, 8, 8, {80, false, 70}},
     {"bf16", 16, 8, 16, {80, false, 70}}, {"tf32", 16, 8, 4, {80, false, 70}},
-    {"tf32", 16, 8, 8, {80, false, 70}}, {"f64", 8, 8, 4, {80, false, 70}},
-    {"s8", 8, 8, 16, {75, false, 63}},   {"u8", 8, 8, 16, {75, false, 63}},
-    {"s8", 16, 8, 16, {80, false, 70}},  {"u8", 16, 8, 16, {80, false, 70}},
-    {"s8", 16, 8, 32, {80, false, 70}},  {"u8", 16, 8, 32, {80, false, 70}},
-    {"s4", 8, 8, 32, {75, false, 63}},   {"u4", 8, 8, 32, {75, false, 63}},
-    {"s4", 16, 8, 32, {80, false, 70}},  {"u4", 16, 8, 32, {80, false, 70}},
-    {"s4", 16, 8, 64, {80, false, 70}},  {"u4", 16, 8, 64, {80, false, 70}},
-    {"b1", 8, 8, 128, {75, false, 63}},  {"b1", 16, 8, 128, {80, false, 70}},
-    {"b1", 16, 8, 256, {80, false, 70}}, {"e4m3", 16, 8, 32, {89, false, 84}},
+    {"tf32", 16, 8, 8, {80, false, 70}},  {"f64", 8, 8, 4, {80, false, 70}},
+    {"s8", 8, 8, 16, {75, false, 63}},    {"u8", 8, 8, 16, {75, false, 63}},
+    {"s8", 16, 8, 16, {80, false, 70}},   {"u8", 16, 8, 16, {80, false, 70}},
+    {"s8", 16, 8, 32, {80, false, 70}},   {"u8", 16, 8, 32, {80, false, 70}},
+    {"s4", 8, 8, 32, {75, false, 63}},    {"u4", 8, 8, 32, {75, false, 63}},
+    {"s4", 16, 8, 32, {80, false, 70}},   {"u4", 16, 8, 32, {80, false, 70}},
+    {"s4", 16, 8, 64, {80, false, 70}},   {"u4", 16, 8, 64, {80, false, 70}},
+    {"b1", 8, 8, 128, {75, false, 63}},   {"b1", 16, 8, 128, {80, false, 70}},
+    {"b1", 16, 8, 256, {80, false, 70}},  {"e4m3", 16, 8, 32, {89, false, 84}},
     {"e5m2", 16, 8, 32, {89, false, 84}},
 };
 
@@ -306,9 +306,8 @@ FailureOr<Need> checkFragment(Operation *op, gpu::MMAMatrixType type) {
     std::string shapes = listWMMAShapes(ptxType, operand, /*lowered=*/true);
     if (shapes.empty())
       return op->emitOpError()
-             << "has " << (kind == "A" ? "an " : "a ") << kind
-             << " matrix of " << ptxType
-             << ", which no NVIDIA tensor-core instruction takes";
+             << "has " << (kind == "A" ? "an " : "a ") << kind << " matrix of "
+             << ptxType << ", which no NVIDIA tensor-core instruction takes";
     return op->emitOpError()
            << "has " << matrix
            << ", a shape gpumem's NVIDIA tensor-core lowering does not take; "
@@ -403,8 +402,7 @@ std::optional<Need> checkMMASync(StringRef type, int64_t m, int64_t n,
   for (const MMASyncRow &row : kMMASync)
     if (row.ab == type && row.m == m && row.n == n && row.k == k)
       return Need{row.needs,
-                  "for " + shapeName(m, n, k) + " " + type.str() +
-                      " matrices"};
+                  "for " + shapeName(m, n, k) + " " + type.str() + " matrices"};
   return std::nullopt;
 }
 
@@ -430,17 +428,16 @@ FailureOr<std::optional<Need>> getNeed(Operation *op) {
     Type matrix = isa<gpu::SubgroupMmaStoreMatrixOp>(op)
                       ? op->getOperand(0).getType()
                       : op->getResult(0).getType();
-    FailureOr<Need> need =
-        checkFragment(op, cast<gpu::MMAMatrixType>(matrix));
+    FailureOr<Need> need = checkFragment(op, cast<gpu::MMAMatrixType>(matrix));
     if (failed(need))
       return failure();
     return std::optional<Need>(*need);
   }
   if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
     std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
-    std::string type = getMMASyncType(
-        mma.getMatrixA().getType().getElementType(),
-        mma.getTf32Enabled().value_or(false));
+    std::string type =
+        getMMASyncType(mma.getMatrixA().getType().getElementType(),
+                       mma.getTf32Enabled().value_or(false));
     return checkMMASync(type, shape[0], shape[1], shape[2]);
   }
   if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
@@ -453,8 +450,7 @@ FailureOr<std::optional<Need>> getNeed(Operation *op) {
   }
   if (auto load = dyn_cast<NVVM::WMMALoadOp>(op))
     return checkNVVMWMMA(load.getM(), load.getN(), load.getK(),
-                         load.getEltype(),
-                         load.getFrag() == NVVM::MMAFrag::c);
+                         load.getEltype(), load.getFrag() == NVVM::MMAFrag::c);
   if (auto store = dyn_cast<NVVM::WMMAStoreOp>(op))
     return checkNVVMWMMA(store.getM(), store.getN(), store.getK(),
                          store.getEltype(), /*accumulator=*/true);
@@ -484,12 +480,10 @@ std::string describeNeed(const Need &need) {
 bool reportUnmet(Operation *op, const Need &need, const Target &target) {
   const Requirement &req = need.needs;
   std::string chip = "sm_" + std::to_string(req.sm);
-  if (req.archSpecific &&
-      (!target.archSpecific || target.sm != req.sm)) {
+  if (req.archSpecific && (!target.archSpecific || target.sm != req.sm)) {
     op->emitOpError() << "needs " << chip << "a" << describeNeed(need)
                       << " (the arch-specific features of " << chip
-                      << "); the target chip is "
-                      << target.chip;
+                      << "); the target chip is " << target.chip;
     return true;
   }
   if (!req.archSpecific && target.sm < req.sm) {
@@ -498,11 +492,10 @@ bool reportUnmet(Operation *op, const Need &need, const Target &target) {
     return true;
   }
   if (target.ptx && target.ptx < req.ptx) {
-    op->emitOpError() << "needs PTX " << formatVersion(req.ptx)
-                      << " or later" << describeNeed(need)
-                      << "; the target is " << target.chip << " with PTX "
-                      << formatVersion(target.ptx) << " (features=+ptx"
-                      << req.ptx << " raises it)";
+    op->emitOpError() << "needs PTX " << formatVersion(req.ptx) << " or later"
+                      << describeNeed(need) << "; the target is " << target.chip
+                      << " with PTX " << formatVersion(target.ptx)
+                      << " (features=+ptx" << req.ptx << " raises it)";
     return true;
   }
   return false;
@@ -554,9 +547,9 @@ struct CheckNVIDIAOpRequirementsPass
         return;
       }
       if (*need) {
-        LLVM_DEBUG(llvm::dbgs() << op->getName() << " needs sm_"
-                                << (*need)->needs.sm << ", PTX "
-                                << (*need)->needs.ptx << "\n");
+        LLVM_DEBUG(llvm::dbgs()
+                   << op->getName() << " needs sm_" << (*need)->needs.sm
+                   << ", PTX " << (*need)->needs.ptx << "\n");
         failed |= reportUnmet(op, **need, *target);
       }
     });

@@ -56,9 +56,7 @@ struct FragmentLayout {
   /// Elements per register.
   int64_t perRegister = 1;
 
-  int64_t numElements() const {
-    return perRegister * registers.size();
-  }
+  int64_t numElements() const { return perRegister * registers.size(); }
 };
 
 bool isUnary(MMAElementwiseOp kind) {
@@ -145,11 +143,11 @@ LowerMMAElementwiseForNVVMPass::check(gpu::SubgroupMmaElementwiseOp op,
   gpu::MMAMatrixType resultType = op.getType();
   Type element = sourceType.getElementType();
   if (isFloatKind(kind) && !isa<FloatType>(element))
-    return op.emitOpError() << name << " needs floating-point matrices, got "
-                            << sourceType;
+    return op.emitOpError()
+           << name << " needs floating-point matrices, got " << sourceType;
   if (!isFloatKind(kind) && !isa<IntegerType>(element))
-    return op.emitOpError() << name << " needs integer matrices, got "
-                            << sourceType;
+    return op.emitOpError()
+           << name << " needs integer matrices, got " << sourceType;
   if (kind != MMAElementwiseOp::EXTF) {
     if (resultType != sourceType)
       return op.emitOpError() << name << " gives the operands' type "
@@ -167,9 +165,9 @@ LowerMMAElementwiseForNVVMPass::check(gpu::SubgroupMmaElementwiseOp op,
   if (source.numElements() != result.numElements())
     return op.emitOpError()
            << "extf from " << sourceType << " to " << resultType
-           << " has no NVIDIA lowering: a thread holds "
-           << source.numElements() << " elements of one and "
-           << result.numElements() << " of the other";
+           << " has no NVIDIA lowering: a thread holds " << source.numElements()
+           << " elements of one and " << result.numElements()
+           << " of the other";
   return success();
 }
 
@@ -219,17 +217,15 @@ LowerMMAElementwiseForNVVMPass::lower(gpu::SubgroupMmaElementwiseOp op) {
   MMAElementwiseOp kind = op.getOpType();
   size_t arity = isUnary(kind) ? 1 : 2;
   if (op.getArgs().size() != arity)
-    return op.emitOpError() << gpu::stringifyMMAElementwiseOp(kind)
-                            << " takes " << arity
-                            << (arity == 1 ? " matrix" : " matrices") << ", got "
-                            << op.getArgs().size();
+    return op.emitOpError() << gpu::stringifyMMAElementwiseOp(kind) << " takes "
+                            << arity << (arity == 1 ? " matrix" : " matrices")
+                            << ", got " << op.getArgs().size();
   auto sourceType = cast<gpu::MMAMatrixType>(op.getArgs().front().getType());
   FailureOr<FragmentLayout> source = getLayout(sourceType);
   FailureOr<FragmentLayout> result = getLayout(op.getType());
   if (failed(source) || failed(result))
-    return op.emitOpError()
-           << "has no NVIDIA register fragment for "
-           << (failed(source) ? sourceType : op.getType());
+    return op.emitOpError() << "has no NVIDIA register fragment for "
+                            << (failed(source) ? sourceType : op.getType());
   if (failed(check(op, *source, *result)))
     return failure();
 
@@ -254,20 +250,19 @@ LowerMMAElementwiseForNVVMPass::lower(gpu::SubgroupMmaElementwiseOp op) {
 
   SmallVector<Value> structs;
   for (Value arg : op.getArgs())
-    structs.push_back(UnrealizedConversionCastOp::create(
-                          builder, loc, source->converted, arg)
-                          .getResult(0));
+    structs.push_back(
+        UnrealizedConversionCastOp::create(builder, loc, source->converted, arg)
+            .getResult(0));
   bool isStruct = isa<LLVM::LLVMStructType>(result->converted);
   Value resultStruct;
   if (isStruct)
     resultStruct = LLVM::PoisonOp::create(builder, loc, result->converted);
   // Register `i` of the result is `reg`.
   auto setRegister = [&](Value reg, size_t i) {
-    resultStruct =
-        isStruct ? LLVM::InsertValueOp::create(builder, loc, resultStruct, reg,
-                                               i)
-                       .getResult()
-                 : reg;
+    resultStruct = isStruct ? LLVM::InsertValueOp::create(builder, loc,
+                                                          resultStruct, reg, i)
+                                  .getResult()
+                            : reg;
   };
   size_t numRegisters = result->registers.size();
   if (kind != MMAElementwiseOp::EXTF) {
@@ -294,14 +289,14 @@ LowerMMAElementwiseForNVVMPass::lower(gpu::SubgroupMmaElementwiseOp op) {
       }
     }
     for (size_t i = 0; i < numRegisters; ++i) {
-      ArrayRef<Value> lanes =
-          ArrayRef(elements).slice(i * result->perRegister, result->perRegister);
-      Value view = result->perRegister == 1
-                       ? lanes.front()
-                       : vector::FromElementsOp::create(
-                             builder, loc, cast<VectorType>(result->view),
-                             lanes)
-                             .getResult();
+      ArrayRef<Value> lanes = ArrayRef(elements).slice(i * result->perRegister,
+                                                       result->perRegister);
+      Value view =
+          result->perRegister == 1
+              ? lanes.front()
+              : vector::FromElementsOp::create(
+                    builder, loc, cast<VectorType>(result->view), lanes)
+                    .getResult();
       setRegister(toRegister(view, *result), i);
     }
   }

@@ -51,9 +51,8 @@ private:
                                        const gpumem::NVIDIAChip &target);
 };
 
-FailureOr<uint64_t>
-MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
-                                               const gpumem::NVIDIAChip &target) {
+FailureOr<uint64_t> MoveLargeSharedToDynamicPass::moveAttributions(
+    gpu::GPUFuncOp kernel, const gpumem::NVIDIAChip &target) {
   DataLayout layout = DataLayout::closest(kernel);
   SmallVector<uint64_t> offsets;
   uint64_t total = 0;
@@ -85,7 +84,8 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
   Block &entry = kernel.getBody().front();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
   Location loc = kernel.getLoc();
-  auto workgroup = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   Value dynamic = gpu::DynamicSharedMemoryOp::create(
       builder, loc,
       MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
@@ -119,7 +119,8 @@ MoveLargeSharedToDynamicPass::moveAttributions(gpu::GPUFuncOp kernel,
     Value view = memref::ViewOp::create(builder, arg.getLoc(), viewType,
                                         dynamic, at, ValueRange());
     if (viewType != type)
-      view = memref::MemorySpaceCastOp::create(builder, arg.getLoc(), type, view);
+      view =
+          memref::MemorySpaceCastOp::create(builder, arg.getLoc(), type, view);
     arg.replaceAllUsesWith(view);
   }
   unsigned first = attributions.front().getArgNumber();
@@ -134,9 +135,9 @@ void MoveLargeSharedToDynamicPass::runOnOperation() {
   ModuleOp module = getOperation();
   const gpumem::NVIDIAChip *target = gpumem::lookupNVIDIAChip(chip);
   if (!target) {
-    emitError(module.getLoc()) << "unknown NVIDIA chip '" << chip
-                               << "'; gpumem knows "
-                               << gpumem::listNVIDIAChips();
+    emitError(module.getLoc())
+        << "unknown NVIDIA chip '" << chip << "'; gpumem knows "
+        << gpumem::listNVIDIAChips();
     return signalPassFailure();
   }
   bool failedAny = false;

@@ -56,11 +56,9 @@ struct RewriteShuffleUpForNVVMPass
     Value zero = arith::ConstantIntOp::create(builder, loc, i32, 0);
     Value inRange = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, source, zero);
-    Value valid =
-        arith::AndIOp::create(builder, loc, idx.getValid(), inRange);
-    Value value = arith::SelectOp::create(builder, loc, valid,
-                                          idx.getShuffleResult(),
-                                          up.getValue());
+    Value valid = arith::AndIOp::create(builder, loc, idx.getValid(), inRange);
+    Value value = arith::SelectOp::create(
+        builder, loc, valid, idx.getShuffleResult(), up.getValue());
     up.getShuffleResult().replaceAllUsesWith(value);
     up.getValid().replaceAllUsesWith(valid);
     up.erase();

@@ -37,9 +37,9 @@
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Target/CUDAEmu/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Support/NVIDIATarget.h"
+#include "gpumem/Target/CUDAEmu/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -66,12 +66,11 @@ constexpr llvm::StringLiteral kResumeName = "__gpumem_resume_coroutine";
 
 /// Ops that make a kernel need fibers: a thread waits for others there.
 bool isSynchronizing(Operation *op) {
-  return isa<NVVM::Barrier0Op, NVVM::BarrierOp, NVVM::ShflOp,
-             NVVM::VoteSyncOp, NVVM::ReduxOp, NVVM::MatchSyncOp,
-             NVVM::SyncWarpOp>(op);
+  return isa<NVVM::Barrier0Op, NVVM::BarrierOp, NVVM::ShflOp, NVVM::VoteSyncOp,
+             NVVM::ReduxOp, NVVM::MatchSyncOp, NVVM::SyncWarpOp>(op);
 }
 
-/// The NVVM ops lowerContextOps knows.
+/// The NVVM ops populateNVVMToCPUPatterns lowers.
 bool isSupportedNVVMOp(Operation *op) {
   if (isSynchronizing(op) || isa<NVVM::MembarOp, NVVM::FenceScClusterOp>(op))
     return true;
@@ -141,7 +140,8 @@ void LowerNVVMToCPUPass::runOnOperation() {
   if (failed(checkSupported()) || failed(mapLibdeviceCalls(module)) ||
       failed(layOutSharedMemory()))
     return signalPassFailure();
-  needsFibers = gpumem::hostkernel::findSynchronizingFunctions(module, isSynchronizing);
+  needsFibers =
+      gpumem::hostkernel::findSynchronizingFunctions(module, isSynchronizing);
   addContextArguments();
   for (LLVM::LLVMFuncOp kernel : kernels)
     if (coroutines && needsFibers.contains(kernel) &&
@@ -283,8 +283,8 @@ void LowerNVVMToCPUPass::addContextArguments() {
     LLVM::LLVMFunctionType type = func.getFunctionType();
     SmallVector<Type> params(type.getParams());
     params.push_back(ptr);
-    func.setFunctionType(LLVM::LLVMFunctionType::get(
-        type.getReturnType(), params, type.isVarArg()));
+    func.setFunctionType(LLVM::LLVMFunctionType::get(type.getReturnType(),
+                                                     params, type.isVarArg()));
     func.getBody().front().addArgument(ptr, func.getLoc());
     if (ArrayAttr argAttrs = func.getArgAttrsAttr()) {
       SmallVector<Attribute> extended(argAttrs.getValue());
@@ -350,12 +350,11 @@ void LowerNVVMToCPUPass::lowerSharedAddresses() {
     OpBuilder builder(address);
     ContextAccess access(builder, address.getLoc(), context);
     Value replacement =
-        it->second < 0
-            ? access.loadPointer(offsetof(GPUMemThreadContext,
-                                          dynamicSharedMemory))
-            : access.address(access.loadPointer(offsetof(
-                                 GPUMemThreadContext, sharedMemory)),
-                             it->second);
+        it->second < 0 ? access.loadPointer(
+                             offsetof(GPUMemThreadContext, dynamicSharedMemory))
+                       : access.address(access.loadPointer(offsetof(
+                                            GPUMemThreadContext, sharedMemory)),
+                                        it->second);
     address.replaceAllUsesWith(replacement);
     address.erase();
   });
@@ -454,13 +453,9 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     builder.setInsertionPointToStart(runThread.addEntryBlock(builder));
     SmallVector<Value> args;
     Value params = runThread.getArgument(0);
-    for (auto [index, type] : llvm::enumerate(original.getParams())) {
-      Value slot = LLVM::GEPOp::create(
-          builder, loc, ptr, ptr, params,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
-      Value address = LLVM::LoadOp::create(builder, loc, ptr, slot);
-      args.push_back(LLVM::LoadOp::create(builder, loc, type, address));
-    }
+    for (auto [index, type] : llvm::enumerate(original.getParams()))
+      args.push_back(gpumem::hostkernel::loadKernelParam(builder, loc, params,
+                                                         int32_t(index), type));
     args.push_back(runThread.getArgument(1));
     auto call = LLVM::CallOp::create(builder, loc, kernel, args);
     LLVM::ReturnOp::create(builder, loc, call.getResults());
@@ -491,8 +486,8 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     Location loc = module.getLoc();
     auto resume = LLVM::LLVMFuncOp::create(
-        builder, loc, kResumeName,
-        LLVM::LLVMFunctionType::get(voidType, {ptr}), LLVM::Linkage::Internal);
+        builder, loc, kResumeName, LLVM::LLVMFunctionType::get(voidType, {ptr}),
+        LLVM::Linkage::Internal);
     builder.setInsertionPointToStart(resume.addEntryBlock(builder));
     LLVM::CoroResumeOp::create(builder, loc, resume.getArgument(0));
     LLVM::ReturnOp::create(builder, loc, ValueRange());

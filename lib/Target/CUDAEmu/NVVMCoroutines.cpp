@@ -111,7 +111,6 @@ void gpumem::cudaemu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
   auto token = LLVM::LLVMTokenType::get(context);
   OpBuilder builder(context);
   Type i1 = builder.getI1Type(), i8 = builder.getI8Type();
-  Type voidType = LLVM::LLVMVoidType::get(context);
 
   SmallVector<Operation *> suspendAfter;
   SmallVector<LLVM::ReturnOp> returns;
@@ -128,9 +127,11 @@ void gpumem::cudaemu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
   Value null = LLVM::ZeroOp::create(builder, loc, ptr);
   Value zero = LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
                                         builder.getI32IntegerAttr(0));
-  Value id = LLVM::CoroIdOp::create(builder, loc, token, zero, null, null, null);
+  Value id =
+      LLVM::CoroIdOp::create(builder, loc, token, zero, null, null, null);
   Value size = LLVM::CoroSizeOp::create(builder, loc, builder.getI64Type());
-  Value memory = access.call(GPUMEM_RUNTIME_SERVICE(coroutineFrame), {ctx, size});
+  Value memory =
+      access.call(GPUMEM_RUNTIME_SERVICE(coroutineFrame), {ctx, size});
   Value handle = LLVM::CoroBeginOp::create(builder, loc, ptr, id, memory);
 
   // Leaving (at a suspension): end the coroutine's part and return the
@@ -139,7 +140,8 @@ void gpumem::cudaemu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
   body.push_back(suspended);
   builder.setInsertionPointToStart(suspended);
   Value none = LLVM::NoneTokenOp::create(builder, loc, token);
-  Value no = LLVM::ConstantOp::create(builder, loc, i1, builder.getBoolAttr(false));
+  Value no =
+      LLVM::ConstantOp::create(builder, loc, i1, builder.getBoolAttr(false));
   LLVM::CoroEndOp::create(builder, loc, i1, handle, no, none);
   LLVM::ReturnOp::create(builder, loc, handle);
   auto *cleanup = new Block();
@@ -153,8 +155,8 @@ void gpumem::cudaemu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
 
   auto suspend = [&](bool final, Block *resumed) {
     Value none = LLVM::NoneTokenOp::create(builder, loc, token);
-    Value isFinal = LLVM::ConstantOp::create(builder, loc, i1,
-                                             builder.getBoolAttr(final));
+    Value isFinal =
+        LLVM::ConstantOp::create(builder, loc, i1, builder.getBoolAttr(final));
     Value state = LLVM::CoroSuspendOp::create(builder, loc, i8, none, isFinal);
     // -1: suspended, 0: resumed, 1: destroyed.
     LLVM::SwitchOp::create(builder, loc, state, suspended, ValueRange(),

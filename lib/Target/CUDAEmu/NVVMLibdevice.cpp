@@ -26,12 +26,12 @@ namespace {
 
 /// libm functions (double forms; the float forms add "f").
 constexpr llvm::StringLiteral kLibm[] = {
-    "acos",  "acosh", "asin",      "asinh",     "atan",  "atan2", "atanh",
-    "cbrt",  "ceil",  "copysign",  "cos",       "cosh",  "erf",   "erfc",
-    "exp",   "exp10", "exp2",      "expm1",     "fabs",  "fdim",  "floor",
-    "fma",   "fmax",  "fmin",      "fmod",      "hypot", "lgamma", "log",
-    "log10", "log1p", "log2",      "logb",      "nearbyint", "pow", "remainder",
-    "rint",  "round", "roundeven", "sin",       "sinh",  "sqrt",  "tan",
+    "acos",  "acosh",  "asin",      "asinh", "atan",      "atan2",  "atanh",
+    "cbrt",  "ceil",   "copysign",  "cos",   "cosh",      "erf",    "erfc",
+    "exp",   "exp10",  "exp2",      "expm1", "fabs",      "fdim",   "floor",
+    "fma",   "fmax",   "fmin",      "fmod",  "hypot",     "lgamma", "log",
+    "log10", "log1p",  "log2",      "logb",  "nearbyint", "pow",    "remainder",
+    "rint",  "round",  "roundeven", "sin",   "sinh",      "sqrt",   "tan",
     "tanh",  "tgamma", "trunc"};
 
 /// libdevice functions defined here (see defineLibdeviceHelpers).
@@ -78,8 +78,8 @@ LogicalResult gpumem::cudaemu::mapLibdeviceCalls(gpu::GPUModuleOp module) {
         // The module already declares the libm function: calls go there.
         if (failed(SymbolTable::replaceAllSymbolUses(
                 func, StringAttr::get(module.getContext(), libm), module)))
-          return func.emitOpError() << "could not be renamed to '" << libm
-                                    << "'";
+          return func.emitOpError()
+                 << "could not be renamed to '" << libm << "'";
         (void)existing;
         func.erase();
         continue;
@@ -126,13 +126,13 @@ LogicalResult gpumem::cudaemu::defineLibdeviceHelpers(gpu::GPUModuleOp module) {
     Value x = entry->getArgument(0);
     Value value;
     if (isPowi) {
-      value = LLVM::PowIOp::create(builder, loc, result, x,
-                                   entry->getArgument(1));
+      value =
+          LLVM::PowIOp::create(builder, loc, result, x, entry->getArgument(1));
     } else {
       Value one = LLVM::ConstantOp::create(builder, loc, result,
                                            builder.getFloatAttr(result, 1.0));
-      value = LLVM::FDivOp::create(
-          builder, loc, one, LLVM::SqrtOp::create(builder, loc, x));
+      value = LLVM::FDivOp::create(builder, loc, one,
+                                   LLVM::SqrtOp::create(builder, loc, x));
     }
     LLVM::ReturnOp::create(builder, loc, value);
     func.setLinkage(LLVM::Linkage::Internal);

@@ -58,10 +58,9 @@ bool isKnownRegister(StringRef name) {
       return true;
   }
   return llvm::is_contained(
-      {"laneid", "warpid", "nwarpid", "warpsize", "lanemask.eq",
-       "lanemask.le", "lanemask.lt", "lanemask.ge", "lanemask.gt",
-       "dynamic.smem.size", "total.smem.size", "cluster.ctarank",
-       "cluster.nctarank"},
+      {"laneid", "warpid", "nwarpid", "warpsize", "lanemask.eq", "lanemask.le",
+       "lanemask.lt", "lanemask.ge", "lanemask.gt", "dynamic.smem.size",
+       "total.smem.size", "cluster.ctarank", "cluster.nctarank"},
       name);
 }
 
@@ -158,7 +157,10 @@ Value Emitter::linearThreadId() {
 Value Emitter::specialRegister(StringRef name) {
   Type i64Type = builder.getI64Type();
   auto [base, dim] = name.rsplit('.');
-  int d = llvm::StringSwitch<int>(dim).Case("x", 0).Case("y", 1).Case("z", 2)
+  int d = llvm::StringSwitch<int>(dim)
+              .Case("x", 0)
+              .Case("y", 1)
+              .Case("z", 2)
               .Default(-1);
   if (d >= 0) {
     if (std::optional<int64_t> field = dimensionField(base))
@@ -182,12 +184,13 @@ Value Emitter::specialRegister(StringRef name) {
   if (name == "total.smem.size")
     return LLVM::AddOp::create(
         builder, loc, access.load(context, dynamicBytes, i64Type),
-        i64(int64_t(llvm::alignTo(layout.staticBytes,
-                                  GPUMEM_SHARED_ALIGNMENT))));
+        i64(int64_t(
+            llvm::alignTo(layout.staticBytes, GPUMEM_SHARED_ALIGNMENT))));
   Value linear = linearThreadId();
   if (name == "warpid")
     return LLVM::UDivOp::create(builder, loc, linear, i64(GPUMEM_WARP_SIZE));
-  Value lane = LLVM::URemOp::create(builder, loc, linear, i64(GPUMEM_WARP_SIZE));
+  Value lane =
+      LLVM::URemOp::create(builder, loc, linear, i64(GPUMEM_WARP_SIZE));
   if (name == "laneid")
     return lane;
   // lanemask.*: bit masks relative to the lane, in 32 bits.
@@ -214,15 +217,18 @@ Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
     OpBuilder::InsertionGuard guard(builder);
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
     builder.setInsertionPointToStart(&func.getBody().front());
-    slot = LLVM::AllocaOp::create(builder, loc, ptr, builder.getI32Type(),
-                                  i64(1));
+    slot =
+        LLVM::AllocaOp::create(builder, loc, ptr, builder.getI32Type(), i64(1));
   } else {
     slot = LLVM::ZeroOp::create(builder, loc, ptr);
   }
-  Value result = access.call(GPUMEM_RUNTIME_SERVICE(warpSync), {context, i32(warpOp), mask, value, b, c, slot, location()});
+  Value result =
+      access.call(GPUMEM_RUNTIME_SERVICE(warpSync),
+                  {context, i32(warpOp), mask, value, b, c, slot, location()});
   if (coroutine) {
     suspendAfterLastCall();
-    result = access.call(GPUMEM_RUNTIME_SERVICE(warpSyncResult), {context, slot});
+    result =
+        access.call(GPUMEM_RUNTIME_SERVICE(warpSyncResult), {context, slot});
   }
   if (predicate) {
     Value raw = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), slot);
@@ -233,8 +239,7 @@ Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
 }
 
 /// A pattern lowering `Op` in the function `state` describes.
-template <typename Op>
-class DevicePattern : public OpRewritePattern<Op> {
+template <typename Op> class DevicePattern : public OpRewritePattern<Op> {
 public:
   DevicePattern(MLIRContext *context, DeviceFunctionState &state)
       : OpRewritePattern<Op>(context), state(state) {}
@@ -254,8 +259,8 @@ LogicalResult lowerSpecialRegister(Operation *op, StringRef name,
            << "reads a special register the cuda-emu target does not have";
   }
   Emitter emit(rewriter, op, state);
-  rewriter.replaceOp(op, emit.fromI64(emit.specialRegister(name),
-                                      op->getResult(0).getType()));
+  rewriter.replaceOp(
+      op, emit.fromI64(emit.specialRegister(name), op->getResult(0).getType()));
   return success();
 }
 
@@ -373,18 +378,16 @@ public:
     Emitter emit(rewriter, shfl, state);
     bool withValid = bool(shfl.getReturnValueAndIsValid());
     Value valid;
-    Value raw = emit.warpSync(warpOp, shfl.getThreadMask(),
-                              emit.toI64(shfl.getVal()), shfl.getOffset(),
-                              shfl.getMaskAndClamp(),
-                              withValid ? &valid : nullptr);
+    Value raw = emit.warpSync(
+        warpOp, shfl.getThreadMask(), emit.toI64(shfl.getVal()),
+        shfl.getOffset(), shfl.getMaskAndClamp(), withValid ? &valid : nullptr);
     Type valueType = shfl.getVal().getType();
     Value value =
         LLVM::TruncOp::create(rewriter, emit.loc, rewriter.getI32Type(), raw);
     if (valueType != value.getType())
       value = LLVM::BitcastOp::create(rewriter, emit.loc, valueType, value);
-    rewriter.replaceOp(shfl,
-                       withValid ? emit.pair(shfl.getType(), value, valid)
-                                 : value);
+    rewriter.replaceOp(shfl, withValid ? emit.pair(shfl.getType(), value, valid)
+                                       : value);
     return success();
   }
 };
@@ -411,8 +414,9 @@ public:
       break;
     }
     Emitter emit(rewriter, vote, state);
-    Value raw = emit.warpSync(warpOp, vote.getMask(), emit.toI64(vote.getPred()),
-                              emit.i32(0), emit.i32(0), nullptr);
+    Value raw =
+        emit.warpSync(warpOp, vote.getMask(), emit.toI64(vote.getPred()),
+                      emit.i32(0), emit.i32(0), nullptr);
     rewriter.replaceOp(vote, emit.fromI64(raw, vote.getType()));
     return success();
   }
@@ -457,10 +461,9 @@ public:
                 "target";
     }
     Emitter emit(rewriter, redux, state);
-    Value raw =
-        emit.warpSync(warpOp, redux.getMaskAndClamp(),
-                      emit.toI64(redux.getVal()), emit.i32(0), emit.i32(0),
-                      nullptr);
+    Value raw = emit.warpSync(warpOp, redux.getMaskAndClamp(),
+                              emit.toI64(redux.getVal()), emit.i32(0),
+                              emit.i32(0), nullptr);
     rewriter.replaceOp(redux, emit.fromI64(raw, redux.getType()));
     return success();
   }
@@ -481,8 +484,8 @@ public:
                       match.getThreadMask(), emit.toI64(match.getVal()),
                       emit.i32(0), emit.i32(0), all ? &predicate : nullptr);
     Value mask = emit.fromI64(raw, rewriter.getI32Type());
-    rewriter.replaceOp(match,
-                       all ? emit.pair(match.getType(), mask, predicate) : mask);
+    rewriter.replaceOp(match, all ? emit.pair(match.getType(), mask, predicate)
+                                  : mask);
     return success();
   }
 };
@@ -530,8 +533,9 @@ public:
     if (call.getCallee().value_or("") != "vprintf" || args.size() != 2)
       return rewriter.notifyMatchFailure(call, "not vprintf(format, args)");
     Emitter emit(rewriter, call, state);
-    rewriter.replaceOp(call, emit.access.call(GPUMEM_RUNTIME_SERVICE(vprintf),
-                                              {emit.context, args[0], args[1]}));
+    rewriter.replaceOp(call,
+                       emit.access.call(GPUMEM_RUNTIME_SERVICE(vprintf),
+                                        {emit.context, args[0], args[1]}));
     return success();
   }
 };
@@ -570,7 +574,8 @@ int64_t gpumem::cudaemu::maxWarpsPerSM(StringRef chip) {
 }
 
 bool gpumem::cudaemu::isSpecialRegister(StringRef opName) {
-  return opName.starts_with(kSregPrefix) && isKnownRegister(registerName(opName));
+  return opName.starts_with(kSregPrefix) &&
+         isKnownRegister(registerName(opName));
 }
 
 bool gpumem::cudaemu::isSpecialRegisterIntrinsic(StringRef intrinsic) {
@@ -589,9 +594,9 @@ void gpumem::cudaemu::populateNVVMToCPUPatterns(RewritePatternSet &patterns,
     patterns.add<BarrierOnlyLowering>(context, state);
   else
     patterns.add<Barrier0Lowering>(context, state);
-  patterns.add<SpecialRegisterIntrinsicLowering, BarrierLowering, ShflLowering,
-               VoteSyncLowering, ReduxLowering, MatchSyncLowering,
-               SyncWarpLowering, FenceLowering<NVVM::MembarOp>,
-               FenceLowering<NVVM::FenceScClusterOp>, VprintfLowering,
-               AssertFailLowering>(context, state);
+  patterns
+      .add<SpecialRegisterIntrinsicLowering, BarrierLowering, ShflLowering,
+           VoteSyncLowering, ReduxLowering, MatchSyncLowering, SyncWarpLowering,
+           FenceLowering<NVVM::MembarOp>, FenceLowering<NVVM::FenceScClusterOp>,
+           VprintfLowering, AssertFailLowering>(context, state);
 }

@@ -83,9 +83,9 @@ constexpr llvm::StringLiteral kSuspendAfterAttr = "gpumem.suspend_after";
 /// barriers and warp operations are in the kernel itself, and moves its
 /// constant-size allocas to the entry block. Fails (leaving the kernel
 /// correct for fibers) on recursion, dynamic allocas or stack save/restore.
-mlir::LogicalResult
-inlineSynchronizingCalls(mlir::LLVM::LLVMFuncOp kernel,
-                         llvm::function_ref<bool(mlir::Operation *)> synchronizes);
+mlir::LogicalResult inlineSynchronizingCalls(
+    mlir::LLVM::LLVMFuncOp kernel,
+    llvm::function_ref<bool(mlir::Operation *)> synchronizes);
 
 /// Makes `kernel` (lowered, its last argument the context) an LLVM
 /// switch-resumed coroutine: its frame comes from services->coroutineFrame,

@@ -17,8 +17,8 @@
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
 
-#include "gpumem/Target/CUDAEmu/Passes.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Target/CUDAEmu/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,7 +37,6 @@ using namespace mlir;
 using namespace gpumem;
 
 namespace {
-
 
 /// The address, the type of the value and the GPUMemSharedAccess kind of a
 /// memory access; a null address for other ops.
@@ -136,10 +135,11 @@ struct SanitizeNVVMAccessesPass
     Value kind = LLVM::ConstantOp::create(builder, loc, i32,
                                           int64_t(access.kind | flags));
     Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
-    Value where =
-        hostkernel::getStringPointer(builder, loc, module, hostkernel::formatLocation(loc));
+    Value where = hostkernel::getStringPointer(builder, loc, module,
+                                               hostkernel::formatLocation(loc));
     hostkernel::ContextAccess(builder, loc, context)
-        .call(GPUMEM_RUNTIME_SERVICE(addressAccess), {context, access.address, size, kind, whatString, where});
+        .call(GPUMEM_RUNTIME_SERVICE(addressAccess),
+              {context, access.address, size, kind, whatString, where});
   }
 };
 

@@ -13,9 +13,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -70,16 +70,18 @@ Value gpumem::hostkernel::ContextAccess::address(Value base, int64_t offset) {
                              ArrayRef<LLVM::GEPArg>{int32_t(offset)});
 }
 
-Value gpumem::hostkernel::ContextAccess::load(Value base, int64_t offset, Type type) {
+Value gpumem::hostkernel::ContextAccess::load(Value base, int64_t offset,
+                                              Type type) {
   return LLVM::LoadOp::create(builder, loc, type, address(base, offset));
 }
 
 Value gpumem::hostkernel::ContextAccess::loadPointer(int64_t offset) {
-  return load(context, offset, LLVM::LLVMPointerType::get(builder.getContext()));
+  return load(context, offset,
+              LLVM::LLVMPointerType::get(builder.getContext()));
 }
 
 Value gpumem::hostkernel::ContextAccess::call(RuntimeService service,
-                                       ValueRange args) {
+                                              ValueRange args) {
   Value services = loadPointer(offsetof(GPUMemThreadContext, services));
   Value function = load(services, service.offset,
                         LLVM::LLVMPointerType::get(builder.getContext()));
@@ -91,10 +93,12 @@ Value gpumem::hostkernel::ContextAccess::call(RuntimeService service,
 }
 
 Value gpumem::hostkernel::getStringPointer(OpBuilder &builder, Location loc,
-                                    Operation *symbolTableOp, StringRef text) {
+                                           Operation *symbolTableOp,
+                                           StringRef text) {
   std::string name;
   llvm::raw_string_ostream(name)
-      << "__gpumem_str_" << llvm::format_hex_no_prefix(llvm::hash_value(text), 16);
+      << "__gpumem_str_"
+      << llvm::format_hex_no_prefix(llvm::hash_value(text), 16);
   auto global = dyn_cast_if_present<LLVM::GlobalOp>(
       SymbolTable::lookupSymbolIn(symbolTableOp, name));
   if (!global) {

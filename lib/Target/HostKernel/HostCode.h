@@ -50,8 +50,7 @@ void applyPatternsToEachOp(mlir::Operation *root,
 /// Loads kernel parameter `index` of type `type` from mgpuLaunchKernel's
 /// `params` (an array of pointers, one per parameter).
 mlir::Value loadKernelParam(mlir::OpBuilder &builder, mlir::Location loc,
-                            mlir::Value params, int32_t index,
-                            mlir::Type type);
+                            mlir::Value params, int32_t index, mlir::Type type);
 
 /// A pointer to a private null-terminated global holding `text` in
 /// `symbolTableOp`; one global per distinct text.
@@ -62,15 +61,13 @@ mlir::Value getStringPointer(mlir::OpBuilder &builder, mlir::Location loc,
 /// The functions of `module` that contain an op for which `synchronizes`
 /// holds, or call (directly or not) one that does: those whose threads
 /// must be able to wait for each other.
-llvm::DenseSet<mlir::Operation *>
-findSynchronizingFunctions(mlir::gpu::GPUModuleOp module,
-                           llvm::function_ref<bool(mlir::Operation *)>
-                               synchronizes);
+llvm::DenseSet<mlir::Operation *> findSynchronizingFunctions(
+    mlir::gpu::GPUModuleOp module,
+    llvm::function_ref<bool(mlir::Operation *)> synchronizes);
 
 /// The LLVM dialect type of the C type `T` of the kernel ABI
 /// (CPUKernelABI.h): void, pointers, integers and floats.
-template <typename T>
-mlir::Type abiType(mlir::MLIRContext *context) {
+template <typename T> mlir::Type abiType(mlir::MLIRContext *context) {
   if constexpr (std::is_void_v<T>)
     return mlir::LLVM::LLVMVoidType::get(context);
   else if constexpr (std::is_pointer_v<T>)
@@ -86,10 +83,8 @@ mlir::Type abiType(mlir::MLIRContext *context) {
 }
 
 /// The LLVM function type of the C function pointer type `F`.
-template <typename F>
-struct ABIFunctionType;
-template <typename R, typename... Args>
-struct ABIFunctionType<R (*)(Args...)> {
+template <typename F> struct ABIFunctionType;
+template <typename R, typename... Args> struct ABIFunctionType<R (*)(Args...)> {
   static mlir::LLVM::LLVMFunctionType get(mlir::MLIRContext *context) {
     return mlir::LLVM::LLVMFunctionType::get(abiType<R>(context),
                                              {abiType<Args>(context)...});
@@ -107,10 +102,10 @@ struct RuntimeService {
 /// `access.call(GPUMEM_RUNTIME_SERVICE(barrier), {context, where})`: a call
 /// whose operands do not match the C declaration fails to verify.
 #define GPUMEM_RUNTIME_SERVICE(field)                                          \
-  ::gpumem::hostkernel::RuntimeService {                                              \
+  ::gpumem::hostkernel::RuntimeService {                                       \
     offsetof(GPUMemRuntimeServices, field),                                    \
-        &::gpumem::hostkernel::ABIFunctionType<decltype(                              \
-            GPUMemRuntimeServices::field)>::get                                \
+        &::gpumem::hostkernel::ABIFunctionType<                                \
+            decltype(GPUMemRuntimeServices::field)>::get                       \
   }
 
 /// LLVM dialect accesses to a GPUMemThreadContext (CPUKernelABI.h) and calls

@@ -13,7 +13,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
-
 using namespace mlir;
 using namespace gpumem::hostkernel;
 
@@ -57,11 +56,21 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
   };
   if (!dict)
     return fail("not a dictionary");
-  static constexpr llvm::StringLiteral known[] = {
-      "name",        "run_thread",       "run_blocks",    "start_coroutine",
-      "resume_coroutine", "shared_bytes", "needs_fibers", "num_params",
-      "param_bytes", "known_block_size", "chip",          "max_shared_bytes",
-      "barriers_only", "max_threads",    "checks"};
+  static constexpr llvm::StringLiteral known[] = {"name",
+                                                  "run_thread",
+                                                  "run_blocks",
+                                                  "start_coroutine",
+                                                  "resume_coroutine",
+                                                  "shared_bytes",
+                                                  "needs_fibers",
+                                                  "num_params",
+                                                  "param_bytes",
+                                                  "known_block_size",
+                                                  "chip",
+                                                  "max_shared_bytes",
+                                                  "barriers_only",
+                                                  "max_threads",
+                                                  "checks"};
   for (NamedAttribute field : dict)
     if (!llvm::is_contained(known, field.getName().getValue()))
       return fail(("unknown key '" + field.getName().getValue() + "'").str());
@@ -142,7 +151,8 @@ gpumem::hostkernel::getKernelTable(gpu::GPUModuleOp module) {
            << "has no kernel table; run gpumem-lower-gpu-to-cpu-abi first";
   SmallVector<KernelTableEntry> entries;
   for (Attribute attr : table) {
-    FailureOr<KernelTableEntry> entry = KernelTableEntry::fromAttr(attr, module);
+    FailureOr<KernelTableEntry> entry =
+        KernelTableEntry::fromAttr(attr, module);
     if (failed(entry))
       return failure();
     entries.push_back(std::move(*entry));
@@ -159,7 +169,8 @@ void gpumem::hostkernel::setKernelTable(gpu::GPUModuleOp module,
   module->setAttr(kKernelTableAttr, ArrayAttr::get(context, attrs));
 }
 
-LogicalResult gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
+LogicalResult
+gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   FailureOr<SmallVector<KernelTableEntry>> table = getKernelTable(module);
   if (failed(table))
     return failure();

@@ -27,20 +27,20 @@ constexpr llvm::StringLiteral kKernelTableAttr = "gpumem.cpu_kernels";
 /// empty and is left out of the attribute.
 struct KernelTableEntry {
   std::string name;
-  mlir::FlatSymbolRefAttr runThread;      // run_thread
-  mlir::FlatSymbolRefAttr runBlocks;      // run_blocks
-  mlir::FlatSymbolRefAttr startCoroutine; // start_coroutine (cuda-emu)
+  mlir::FlatSymbolRefAttr runThread;       // run_thread
+  mlir::FlatSymbolRefAttr runBlocks;       // run_blocks
+  mlir::FlatSymbolRefAttr startCoroutine;  // start_coroutine (cuda-emu)
   mlir::FlatSymbolRefAttr resumeCoroutine; // resume_coroutine (cuda-emu)
-  int64_t sharedBytes = 0;                // shared_bytes
-  bool needsFibers = false;               // needs_fibers
-  int32_t numParams = 0;                  // num_params
-  llvm::SmallVector<int32_t> paramBytes;  // param_bytes
+  int64_t sharedBytes = 0;                 // shared_bytes
+  bool needsFibers = false;                // needs_fibers
+  int32_t numParams = 0;                   // num_params
+  llvm::SmallVector<int32_t> paramBytes;   // param_bytes
   std::optional<std::array<int32_t, 3>> knownBlockSize; // known_block_size
-  std::string chip;                       // chip (cuda-emu)
-  std::optional<int64_t> maxSharedBytes;  // max_shared_bytes (cuda-emu)
-  bool barriersOnly = false;              // barriers_only (cuda-emu)
-  int32_t maxThreads = 0;                 // max_threads (cuda-emu)
-  int32_t checks = 0;                     // checks: GPUMemCheck flags
+  std::string chip;                                     // chip (cuda-emu)
+  std::optional<int64_t> maxSharedBytes; // max_shared_bytes (cuda-emu)
+  bool barriersOnly = false;             // barriers_only (cuda-emu)
+  int32_t maxThreads = 0;                // max_threads (cuda-emu)
+  int32_t checks = 0;                    // checks: GPUMemCheck flags
 
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *context) const;
   /// The entry `attr` holds; an error on `module` when it is malformed.

@@ -7,10 +7,10 @@
 // without a location once greedy rewrites have moved the constant.
 //===----------------------------------------------------------------------===//
 
-#include "gpumem/Target/Vulkan/Passes.h"
-#include "gpumem/Target/Vulkan/Target.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Runtime/Limits.h"
+#include "gpumem/Target/Vulkan/Passes.h"
+#include "gpumem/Target/Vulkan/Target.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -87,8 +87,8 @@ struct AttachVulkanTargetPass
   }
 
   void runOnOperation() override {
-    static const char *versions[] = {"1.0", "1.1", "1.2",
-                                     "1.3", "1.4", "1.5", "1.6"};
+    static const char *versions[] = {"1.0", "1.1", "1.2", "1.3",
+                                     "1.4", "1.5", "1.6"};
     if (!llvm::is_contained(versions, StringRef(spirvVersion))) {
       emitError(getOperation().getLoc())
           << "unknown spirv-version '" << spirvVersion.getValue()

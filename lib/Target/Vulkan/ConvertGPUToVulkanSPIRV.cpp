@@ -25,8 +25,8 @@
 #include "VulkanAtomics.h"
 #include "VulkanDiagnostics.h"
 #include "VulkanKernelRecords.h"
-#include "gpumem/Target/Vulkan/Passes.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
+#include "gpumem/Target/Vulkan/Passes.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -91,9 +91,9 @@ public:
                   ConversionPatternRewriter &rewriter) const override;
 };
 
-LogicalResult KernelToEntryPoint::matchAndRewrite(
-    gpu::GPUFuncOp kernel, OpAdaptor adaptor,
-    ConversionPatternRewriter &rewriter) const {
+LogicalResult
+KernelToEntryPoint::matchAndRewrite(gpu::GPUFuncOp kernel, OpAdaptor adaptor,
+                                    ConversionPatternRewriter &rewriter) const {
   if (!kernel.isKernel())
     return failure();
   const TypeConverter &converter = *getTypeConverter();
@@ -117,10 +117,10 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
     if (!offset)
       continue;
     Type type = kernel.getArgument(i).getType();
-    Type memberType = type.isInteger(1) || type.isInteger(8) ||
-                              type.isInteger(16)
-                          ? i32
-                          : converter.convertType(type);
+    Type memberType =
+        type.isInteger(1) || type.isInteger(8) || type.isInteger(16)
+            ? i32
+            : converter.convertType(type);
     if (!memberType)
       return rewriter.notifyMatchFailure(kernel, "unconvertible argument");
     members.push_back({uint32_t(offset.getInt()), memberType, i});
@@ -137,9 +137,9 @@ LogicalResult KernelToEntryPoint::matchAndRewrite(
     if (member.argument != ~0u)
       memberOfArgument[member.argument] = index;
   }
-  auto pushType = spirv::PointerType::get(
-      spirv::StructType::get(memberTypes, offsets),
-      spirv::StorageClass::PushConstant);
+  auto pushType =
+      spirv::PointerType::get(spirv::StructType::get(memberTypes, offsets),
+                              spirv::StorageClass::PushConstant);
   rewriter.setInsertionPoint(kernel);
   auto push = spirv::GlobalVariableOp::create(
       rewriter, loc, TypeAttr::get(pushType),
@@ -301,7 +301,8 @@ void emptyOriginal(gpu::GPUModuleOp module, Operation *keep) {
   for (Operation &op : llvm::make_early_inc_range(module.getOps())) {
     if (&op == keep)
       continue;
-    if (auto kernel = dyn_cast<gpu::GPUFuncOp>(op); kernel && kernel.isKernel()) {
+    if (auto kernel = dyn_cast<gpu::GPUFuncOp>(op);
+        kernel && kernel.isKernel()) {
       builder.setInsertionPoint(kernel);
       auto stub = LLVM::LLVMFuncOp::create(
           builder, kernel.getLoc(), kernel.getName(),
@@ -334,7 +335,8 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
   auto clone = cast<gpu::GPUModuleOp>(builder.clone(*module));
   clone->removeAttr(module.getTargetsAttrName());
 
-  FailureOr<DictionaryAttr> records = prepareVulkanKernels(clone, checkLoopCompletion);
+  FailureOr<DictionaryAttr> records =
+      prepareVulkanKernels(clone, checkLoopCompletion);
   if (failed(records))
     return failure();
   module->setAttr(kKernelRecordsAttrName, *records);
@@ -347,8 +349,8 @@ LogicalResult ConvertGPUToVulkanSPIRVPass::convert(gpu::GPUModuleOp module) {
       SPIRVConversionTarget::get(targetEnv);
   SPIRVTypeConverter converter(targetEnv);
   RewritePatternSet patterns(context);
-  patterns.add<KernelToEntryPoint, BlockDimFromPushConstants,
-               CtPopToBitCount>(converter, context);
+  patterns.add<KernelToEntryPoint, BlockDimFromPushConstants, CtPopToBitCount>(
+      converter, context);
   populateGPUToSPIRVPatterns(converter, patterns);
   ScfToSPIRVContext scfContext;
   populateSCFToSPIRVPatterns(converter, scfContext, patterns);

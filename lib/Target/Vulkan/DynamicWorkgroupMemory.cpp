@@ -106,9 +106,7 @@ void viewShape(OpBuilder &builder, memref::ViewOp view,
 
 /// The byte shift of placeholder `root`: its cast's second operand (an
 /// operand, so that rewrites of the kernel keep it up to date).
-Value byteShiftOf(Value root) {
-  return root.getDefiningOp()->getOperand(1);
-}
+Value byteShiftOf(Value root) { return root.getDefiningOp()->getOperand(1); }
 
 /// The word index of element `index` of placeholder `root`.
 Value wordIndex(OpBuilder &builder, Location loc, Value root, Value index,
@@ -116,13 +114,12 @@ Value wordIndex(OpBuilder &builder, Location loc, Value root, Value index,
   Value two = arith::ConstantIndexOp::create(builder, loc, 2);
   Value first = arith::ShRUIOp::create(builder, loc, byteShiftOf(root), two);
   if (isDoubleWordElement(element))
-    index = arith::ShLIOp::create(builder, loc, index,
-                                  arith::ConstantIndexOp::create(builder, loc, 1));
+    index = arith::ShLIOp::create(
+        builder, loc, index, arith::ConstantIndexOp::create(builder, loc, 1));
   return arith::AddIOp::create(builder, loc, first, index);
 }
 
-LogicalResult lowerLoad(memref::LoadOp load, Value words,
-                        Value view) {
+LogicalResult lowerLoad(memref::LoadOp load, Value words, Value view) {
   OpBuilder builder(load);
   Location loc = load.getLoc();
   Type element = load.getType();
@@ -136,7 +133,8 @@ LogicalResult lowerLoad(memref::LoadOp load, Value words,
     load.erase();
     return success();
   }
-  Value index = wordIndex(builder, loc, view, load.getIndices().front(), element);
+  Value index =
+      wordIndex(builder, loc, view, load.getIndices().front(), element);
   Value low = memref::LoadOp::create(builder, loc, words, index);
   Value value = low;
   if (isDoubleWordElement(element)) {
@@ -158,8 +156,7 @@ LogicalResult lowerLoad(memref::LoadOp load, Value words,
   return success();
 }
 
-LogicalResult lowerStore(memref::StoreOp store, Value words,
-                         Value view) {
+LogicalResult lowerStore(memref::StoreOp store, Value words, Value view) {
   OpBuilder builder(store);
   Location loc = store.getLoc();
   Value value = store.getValueToStore();
@@ -175,8 +172,8 @@ LogicalResult lowerStore(memref::StoreOp store, Value words,
     Value keep = arith::XOrIOp::create(
         builder, loc, arith::ShLIOp::create(builder, loc, ones, shift),
         arith::ConstantIntOp::create(builder, loc, i32, -1));
-    memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::andi,
-                                keep, words, ValueRange{word});
+    memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::andi, keep,
+                                words, ValueRange{word});
     memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::ori, wide,
                                 words, ValueRange{word});
     store.erase();
@@ -186,14 +183,16 @@ LogicalResult lowerStore(memref::StoreOp store, Value words,
       wordIndex(builder, loc, view, store.getIndices().front(), element);
   if (isWordElement(element)) {
     if (!element.isInteger(32))
-      value = arith::BitcastOp::create(builder, loc, builder.getI32Type(), value);
+      value =
+          arith::BitcastOp::create(builder, loc, builder.getI32Type(), value);
     memref::StoreOp::create(builder, loc, value, words, index);
   } else {
     Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
     if (!element.isInteger(64))
       value = arith::BitcastOp::create(builder, loc, i64, value);
     Value high = arith::ShRUIOp::create(
-        builder, loc, value, arith::ConstantIntOp::create(builder, loc, i64, 32));
+        builder, loc, value,
+        arith::ConstantIntOp::create(builder, loc, i64, 32));
     memref::StoreOp::create(builder, loc,
                             arith::TruncIOp::create(builder, loc, i32, value),
                             words, index);
@@ -224,8 +223,9 @@ gpumem::vulkan::makeDynamicSharedRoots(gpu::GPUFuncOp kernel,
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   roots.words = kernel.addWorkgroupAttribution(
       MemRefType::get({1}, i32, MemRefLayoutAttrInterface(), workgroup), loc);
-  kernel->setAttr(kDynamicSharedAttrName,
-                  IntegerAttr::get(i32, kernel.getNumWorkgroupAttributions() - 1));
+  kernel->setAttr(
+      kDynamicSharedAttrName,
+      IntegerAttr::get(i32, kernel.getNumWorkgroupAttributions() - 1));
 
   Value bytes;
   auto dynamicBytes = [&]() -> FailureOr<Value> {
@@ -263,11 +263,10 @@ gpumem::vulkan::makeDynamicSharedRoots(gpu::GPUFuncOp kernel,
         // Pointers and anything else: the checks after linearization say
         // what is supported.
         if (!bytePlaceholder) {
-          bytePlaceholder =
-              UnrealizedConversionCastOp::create(
-                  builder, dynamic.getLoc(), dynamic.getType(),
-                  ValueRange{roots.words, zero})
-                  .getResult(0);
+          bytePlaceholder = UnrealizedConversionCastOp::create(
+                                builder, dynamic.getLoc(), dynamic.getType(),
+                                ValueRange{roots.words, zero})
+                                .getResult(0);
           roots.views.push_back(bytePlaceholder);
         }
         use.set(bytePlaceholder);
@@ -315,7 +314,8 @@ gpumem::vulkan::lowerDynamicSharedAccesses(DynamicSharedRoots &roots,
         user->erase();
         continue;
       }
-      if (auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+      if (auto pointer =
+              dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
         OpBuilder builder(pointer);
         Value base =
             arith::ConstantIndexOp::create(builder, pointer.getLoc(), address);

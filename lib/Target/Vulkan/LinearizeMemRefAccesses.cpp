@@ -40,8 +40,8 @@ namespace {
 
 /// A reinterpret_cast of `root` to `type`, static entries of `type` as
 /// attributes and dynamic ones from `dynamic` (offset, sizes, strides).
-Value viewOfRoot(OpBuilder &builder, Location loc, Value root,
-                 MemRefType type, ArrayRef<Value> dynamic) {
+Value viewOfRoot(OpBuilder &builder, Location loc, Value root, MemRefType type,
+                 ArrayRef<Value> dynamic) {
   auto [strides, offset] = type.getStridesAndOffset();
   auto entry = [&](int64_t value, size_t index) -> OpFoldResult {
     if (!ShapedType::isDynamic(value))
@@ -54,9 +54,8 @@ Value viewOfRoot(OpBuilder &builder, Location loc, Value root,
     sizeEntries.push_back(entry(type.getDimSize(i), 1 + i));
     strideEntries.push_back(entry(strides[i], 1 + rank + i));
   }
-  return memref::ReinterpretCastOp::create(builder, loc, type, root,
-                                           offsetEntry, sizeEntries,
-                                           strideEntries);
+  return memref::ReinterpretCastOp::create(
+      builder, loc, type, root, offsetEntry, sizeEntries, strideEntries);
 }
 
 /// Flattens a static identity memref value in place: its type becomes
@@ -65,10 +64,9 @@ void flattenStatic(OpBuilder &builder, Value value, Location loc) {
   auto type = cast<MemRefType>(value.getType());
   // SPIR-V arrays are not empty: a memref of no elements (which no access
   // may touch) gets one.
-  auto flat = MemRefType::get({std::max<int64_t>(1, type.getNumElements())},
-                              type.getElementType(),
-                              MemRefLayoutAttrInterface(),
-                              type.getMemorySpace());
+  auto flat = MemRefType::get(
+      {std::max<int64_t>(1, type.getNumElements())}, type.getElementType(),
+      MemRefLayoutAttrInterface(), type.getMemorySpace());
   value.setType(flat);
   // Identity strides, computed here: getStridesAndOffset gives dynamic ones
   // for shapes with a zero dimension.
@@ -178,9 +176,9 @@ FailureOr<unsigned> gpumem::vulkan::makeBufferRoot(OpBuilder &builder,
   auto memref = cast<MemRefType>(arg.getType());
   int64_t rank = memref.getRank();
   // New arguments: the buffer, then offset, sizes and strides.
-  SmallVector<Type> types = {MemRefType::get(
-      {ShapedType::kDynamic}, memref.getElementType(),
-      MemRefLayoutAttrInterface(), memref.getMemorySpace())};
+  SmallVector<Type> types = {
+      MemRefType::get({ShapedType::kDynamic}, memref.getElementType(),
+                      MemRefLayoutAttrInterface(), memref.getMemorySpace())};
   types.append(1 + 2 * rank, IndexType::get(context));
   unsigned first = kernel.getNumArguments();
   SmallVector<unsigned> positions(types.size(), first);
@@ -222,21 +220,22 @@ LogicalResult gpumem::vulkan::makePrivateRoots(OpBuilder &builder,
                 "layout";
     makeFlatRoot(builder, attribution, roots);
   }
-  WalkResult walk = kernel.walk([&](memref::AllocaOp alloca) {
-    MemRefType type = alloca.getType();
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
-      alloca.emitOpError()
-          << "of type " << type
-          << " in a vulkan kernel needs a static shape and the identity "
-             "layout";
-      return WalkResult::interrupt();
-    }
-    OpBuilder after(alloca->getContext());
-    after.setInsertionPointAfter(alloca);
-    makeFlatRoot(after, alloca.getResult(), roots);
-    roots.allocas.push_back(alloca.getResult());
-    return WalkResult::advance();
-  });
+  WalkResult walk =
+      kernel.walk([&](memref::AllocaOp alloca) {
+        MemRefType type = alloca.getType();
+        if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+          alloca.emitOpError()
+              << "of type " << type
+              << " in a vulkan kernel needs a static shape and the identity "
+                 "layout";
+          return WalkResult::interrupt();
+        }
+        OpBuilder after(alloca->getContext());
+        after.setInsertionPointAfter(alloca);
+        makeFlatRoot(after, alloca.getResult(), roots);
+        roots.allocas.push_back(alloca.getResult());
+        return WalkResult::advance();
+      });
   return failure(walk.wasInterrupted());
 }
 
@@ -281,8 +280,7 @@ LogicalResult gpumem::vulkan::linearizeAccesses(gpu::GPUFuncOp kernel,
     }
     if (Value base = roots.bufferBase.lookup(root))
       linear = arith::AddIOp::create(builder, op->getLoc(), base, linear);
-    op->setOperand(isa<memref::StoreOp, memref::AtomicRMWOp>(op) ? 1 : 0,
-                   root);
+    op->setOperand(isa<memref::StoreOp, memref::AtomicRMWOp>(op) ? 1 : 0, root);
     unsigned firstIndex =
         isa<memref::LoadOp, memref::GenericAtomicRMWOp>(op) ? 1 : 2;
     op->setOperands(firstIndex, op->getNumOperands() - firstIndex, linear);

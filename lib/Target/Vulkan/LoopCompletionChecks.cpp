@@ -33,8 +33,7 @@ static constexpr llvm::StringLiteral kMessage =
     "together; the cpu and cuda-emu targets have no such limit";
 
 /// Asserts after `loop` that `leftEarly` is false.
-static void assertCompleted(OpBuilder &builder, Location loc,
-                            Value leftEarly) {
+static void assertCompleted(OpBuilder &builder, Location loc, Value leftEarly) {
   Value trueValue = arith::ConstantIntOp::create(builder, loc, 1, 1);
   Value completed = arith::XOrIOp::create(builder, loc, leftEarly, trueValue);
   cf::AssertOp::create(builder, loc, completed, kMessage);
@@ -55,11 +54,11 @@ static void checkFor(scf::ForOp loop) {
   auto checked = cast<scf::ForOp>(replaced->getOperation());
   rewriter.setInsertionPointAfter(checked);
   Value next = checked.getResults().back();
-  Value leftEarly = arith::CmpIOp::create(
-      rewriter, loc,
-      checked.getUnsignedCmp() ? arith::CmpIPredicate::ult
-                               : arith::CmpIPredicate::slt,
-      next, checked.getUpperBound());
+  Value leftEarly = arith::CmpIOp::create(rewriter, loc,
+                                          checked.getUnsignedCmp()
+                                              ? arith::CmpIPredicate::ult
+                                              : arith::CmpIPredicate::slt,
+                                          next, checked.getUpperBound());
   assertCompleted(rewriter, loc, leftEarly);
 }
 

@@ -34,14 +34,14 @@
 #include "LoopCompletionChecks.h"
 #include "ScalarizeVectorTransfers.h"
 #include "ShuffleWidths.h"
-#include "WorkgroupAllReduce.h"
+#include "StructuredControlFlow.h"
 #include "VulkanAtomics.h"
 #include "VulkanDiagnostics.h"
-#include "StructuredControlFlow.h"
 #include "VulkanKernelRecords.h"
+#include "WorkgroupAllReduce.h"
 #include "WorkgroupBufferChoices.h"
-#include "gpumem/Transforms/WorkgroupMemory.h"
 #include "gpumem/Target/Vulkan/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -183,9 +183,10 @@ LogicalResult KernelPreparer::setEntryPoint() {
   // Either way the launch's size reaches the shader as the specialization
   // the serializer adds (SpecializationPatches.h).
   std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
-  kernel->setAttr(spirv::getEntryPointABIAttrName(),
-                  spirv::getEntryPointABIAttr(kernel.getContext(),
-                                              block.value_or(ArrayRef<int32_t>())));
+  kernel->setAttr(
+      spirv::getEntryPointABIAttrName(),
+      spirv::getEntryPointABIAttr(kernel.getContext(),
+                                  block.value_or(ArrayRef<int32_t>())));
   return success();
 }
 
@@ -259,8 +260,9 @@ LogicalResult KernelPreparer::bindBuffer(OpBuilder &builder, unsigned index) {
     uint32_t offset = allocatePush(4);
     kernel.setArgAttr(*first + 1 + k, kPushOffsetAttrName,
                       IntegerAttr::get(i32, offset));
-    record.params.push_back({k == 0 ? uint32_t(GPUMEM_VULKAN_PARAM_BUFFER_OFFSET)
-                                    : uint32_t(GPUMEM_VULKAN_PARAM_INDEX),
+    record.params.push_back({k == 0
+                                 ? uint32_t(GPUMEM_VULKAN_PARAM_BUFFER_OFFSET)
+                                 : uint32_t(GPUMEM_VULKAN_PARAM_INDEX),
                              binding, 0, offset, 0, 0});
   }
   return success();
@@ -276,14 +278,14 @@ LogicalResult KernelPreparer::bindScalar(unsigned index) {
               "of type index, i1, i8, i16, i32, i64, f32 or f64, and "
               "memrefs)";
   uint32_t offset = allocatePush(bytes);
-  kernel.setArgAttr(index, kPushOffsetAttrName,
-                    IntegerAttr::get(IntegerType::get(kernel.getContext(), 32),
-                                     offset));
+  kernel.setArgAttr(
+      index, kPushOffsetAttrName,
+      IntegerAttr::get(IntegerType::get(kernel.getContext(), 32), offset));
   if (type.isIndex())
     record.params.push_back({GPUMEM_VULKAN_PARAM_INDEX, 0, 0, offset, 0, 0});
   else
-    record.params.push_back({GPUMEM_VULKAN_PARAM_SCALAR, 0, 0, offset,
-                             hostBytesOf(type), bytes});
+    record.params.push_back(
+        {GPUMEM_VULKAN_PARAM_SCALAR, 0, 0, offset, hostBytesOf(type), bytes});
   return success();
 }
 
@@ -306,17 +308,18 @@ LogicalResult KernelPreparer::placeWorkgroupArrays(OpBuilder &builder) {
     // 16-byte minimum covers. (No DataLayout query: built here, after the
     // arguments are rewritten, one made this walk read a stale type.)
     address = llvm::alignTo(
-        address, std::max<uint64_t>(gpumem::kMinWorkgroupAlignment,
-                                    gpumem::getRequestedAlignment(kernel, index)));
+        address,
+        std::max<uint64_t>(gpumem::kMinWorkgroupAlignment,
+                           gpumem::getRequestedAlignment(kernel, index)));
     workgroupAddress[attribution] = address;
     address += bytes;
     sharedBytes += bytes;
     makeFlatRoot(builder, attribution, roots);
   }
   record.header.staticSharedBytes = sharedBytes;
-  dynamicSharedAddress = llvm::alignTo(
-      address, gpumem::getDynamicSharedAlignment(
-                   kernel->getParentOfType<gpu::GPUModuleOp>()));
+  dynamicSharedAddress =
+      llvm::alignTo(address, gpumem::getDynamicSharedAlignment(
+                                 kernel->getParentOfType<gpu::GPUModuleOp>()));
   return success();
 }
 
@@ -347,7 +350,8 @@ LogicalResult KernelPreparer::lowerDynamicSharedAccesses() {
 LogicalResult KernelPreparer::resolveWorkgroupAddresses() {
   for (auto [root, address] : workgroupAddress)
     for (Operation *user : llvm::make_early_inc_range(root.getUsers()))
-      if (auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+      if (auto pointer =
+              dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
         OpBuilder builder(pointer);
         pointer.replaceAllUsesWith(
             arith::ConstantIndexOp::create(builder, pointer.getLoc(), address)
@@ -392,11 +396,12 @@ static void workgroupGlobalsToAttributions(gpu::GPUModuleOp module) {
       if (!attribution) {
         attribution =
             kernel.addWorkgroupAttribution(read.getType(), read.getLoc());
-        auto global = symbols.lookup<memref::GlobalOp>(read.getNameAttr().getAttr());
+        auto global =
+            symbols.lookup<memref::GlobalOp>(read.getNameAttr().getAttr());
         if (global && global.getAlignment())
-          gpumem::setRequestedAlignment(kernel,
-                                        kernel.getNumWorkgroupAttributions() - 1,
-                                        *global.getAlignment());
+          gpumem::setRequestedAlignment(
+              kernel, kernel.getNumWorkgroupAttributions() - 1,
+              *global.getAlignment());
       }
       read.replaceAllUsesWith(attribution);
       read.erase();
@@ -415,8 +420,8 @@ static LogicalResult checkSupportedOps(gpu::GPUModuleOp module) {
   WalkResult walk = module.walk([](Operation *op) {
     StringRef what;
     if (auto global = dyn_cast<memref::GlobalOp>(op);
-             global && gpumem::isWorkgroupMemorySpace(
-                                   global.getType().getMemorySpace()))
+        global &&
+        gpumem::isWorkgroupMemorySpace(global.getType().getMemorySpace()))
       what = "workgroup memory of a device function that is not inlined "
              "into a kernel (a workgroup memref.global)";
     else
@@ -467,7 +472,8 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
     RewritePatternSet patterns(module.getContext());
     populateStructuredControlFlowPatterns(patterns);
     // And allocas sized by constants get their static shape.
-    memref::AllocaOp::getCanonicalizationPatterns(patterns, module.getContext());
+    memref::AllocaOp::getCanonicalizationPatterns(patterns,
+                                                  module.getContext());
     // Float atomics become generic ones (compare-and-swap loops later).
     populateFloatAtomicsToGenericPatterns(patterns);
     // Vector transfers become scalar accesses.
@@ -512,8 +518,7 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
     if (functionsUseSubgroups || uses(kernel, isSubgroupOp))
       subgroupSize = limits.getSubgroupSize();
     bool diagnostics = functionsUseDiagnostics || uses(kernel, isDiagnosticOp);
-    FailureOr<KernelRecord> record =
-        KernelPreparer(kernel, subgroupSize).run();
+    FailureOr<KernelRecord> record = KernelPreparer(kernel, subgroupSize).run();
     if (failed(record))
       return failure();
     if (diagnostics)

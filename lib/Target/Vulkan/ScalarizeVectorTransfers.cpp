@@ -113,7 +113,8 @@ struct ScalarizeTransferRead : OpRewritePattern<vector::TransferReadOp> {
                                      /*withElse=*/true);
       OpBuilder::InsertionGuard insertion(rewriter);
       rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
-      Value loaded = memref::LoadOp::create(rewriter, loc, op.getBase(), indices);
+      Value loaded =
+          memref::LoadOp::create(rewriter, loc, op.getBase(), indices);
       scf::YieldOp::create(rewriter, loc, loaded);
       rewriter.setInsertionPointToStart(&guard.getElseRegion().front());
       scf::YieldOp::create(rewriter, loc, op.getPadding());
@@ -130,9 +131,9 @@ SmallVector<Value> shiftLast(PatternRewriter &rewriter, Location loc,
                              ValueRange indices, int64_t k) {
   SmallVector<Value> shifted(indices);
   if (k)
-    shifted.back() = arith::AddIOp::create(
-        rewriter, loc, shifted.back(),
-        arith::ConstantIndexOp::create(rewriter, loc, k));
+    shifted.back() =
+        arith::AddIOp::create(rewriter, loc, shifted.back(),
+                              arith::ConstantIndexOp::create(rewriter, loc, k));
   return shifted;
 }
 
@@ -168,9 +169,8 @@ struct ScalarizeVectorStore : OpRewritePattern<vector::StoreOp> {
       return failure();
     Location loc = op.getLoc();
     for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k) {
-      Value element = vector::ExtractOp::create(rewriter, loc,
-                                                op.getValueToStore(),
-                                                ArrayRef<int64_t>{k});
+      Value element = vector::ExtractOp::create(
+          rewriter, loc, op.getValueToStore(), ArrayRef<int64_t>{k});
       memref::StoreOp::create(rewriter, loc, element, op.getBase(),
                               shiftLast(rewriter, loc, op.getIndices(), k));
     }
@@ -185,21 +185,21 @@ struct ScalarizeVectorStore : OpRewritePattern<vector::StoreOp> {
 Value maskedElement(PatternRewriter &rewriter, Location loc, Value mask,
                     int64_t k, Value base, ValueRange indices, Value offset,
                     Value passThru, Value toStore) {
-  Value set = vector::ExtractOp::create(rewriter, loc, mask,
-                                        ArrayRef<int64_t>{k});
+  Value set =
+      vector::ExtractOp::create(rewriter, loc, mask, ArrayRef<int64_t>{k});
   SmallVector<Value> at(indices);
   at.back() = arith::AddIOp::create(rewriter, loc, at.back(), offset);
   OpBuilder::InsertionGuard insertion(rewriter);
   if (toStore) {
-    Value element = vector::ExtractOp::create(rewriter, loc, toStore,
-                                              ArrayRef<int64_t>{k});
+    Value element =
+        vector::ExtractOp::create(rewriter, loc, toStore, ArrayRef<int64_t>{k});
     auto guard = scf::IfOp::create(rewriter, loc, set, /*withElse=*/false);
     rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
     memref::StoreOp::create(rewriter, loc, element, base, at);
     return Value();
   }
-  Value fallback = vector::ExtractOp::create(rewriter, loc, passThru,
-                                             ArrayRef<int64_t>{k});
+  Value fallback =
+      vector::ExtractOp::create(rewriter, loc, passThru, ArrayRef<int64_t>{k});
   auto guard = scf::IfOp::create(rewriter, loc, TypeRange{fallback.getType()},
                                  set, /*withElse=*/true);
   rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
@@ -216,8 +216,8 @@ Value elementOffset(PatternRewriter &rewriter, Location loc, Value indexVec,
                     int64_t k) {
   if (!indexVec)
     return arith::ConstantIndexOp::create(rewriter, loc, k);
-  Value index = vector::ExtractOp::create(rewriter, loc, indexVec,
-                                          ArrayRef<int64_t>{k});
+  Value index =
+      vector::ExtractOp::create(rewriter, loc, indexVec, ArrayRef<int64_t>{k});
   if (index.getType().isIndex())
     return index;
   return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
@@ -244,8 +244,7 @@ FailureOr<std::pair<SmallVector<Value>, Value>> maskedPlace(Op op) {
 
 /// vector.maskedload and vector.gather of 1-D vectors as guarded scalar
 /// loads.
-template <typename Op>
-struct ScalarizeMaskedRead : OpRewritePattern<Op> {
+template <typename Op> struct ScalarizeMaskedRead : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(Op op,
@@ -258,10 +257,10 @@ struct ScalarizeMaskedRead : OpRewritePattern<Op> {
     Location loc = op.getLoc();
     SmallVector<Value> elements;
     for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k)
-      elements.push_back(maskedElement(
-          rewriter, loc, op.getMask(), k, op.getBase(), at,
-          elementOffset(rewriter, loc, indexVec, k), op.getPassThru(),
-          Value()));
+      elements.push_back(
+          maskedElement(rewriter, loc, op.getMask(), k, op.getBase(), at,
+                        elementOffset(rewriter, loc, indexVec, k),
+                        op.getPassThru(), Value()));
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vector, elements);
     return success();
   }
@@ -269,8 +268,7 @@ struct ScalarizeMaskedRead : OpRewritePattern<Op> {
 
 /// vector.maskedstore and vector.scatter of 1-D vectors as guarded scalar
 /// stores.
-template <typename Op>
-struct ScalarizeMaskedWrite : OpRewritePattern<Op> {
+template <typename Op> struct ScalarizeMaskedWrite : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(Op op,
@@ -283,8 +281,8 @@ struct ScalarizeMaskedWrite : OpRewritePattern<Op> {
     Location loc = op.getLoc();
     for (int64_t k = 0, n = vector.getDimSize(0); k < n; ++k)
       maskedElement(rewriter, loc, op.getMask(), k, op.getBase(), at,
-                    elementOffset(rewriter, loc, indexVec, k),
-                    Value(), op.getValueToStore());
+                    elementOffset(rewriter, loc, indexVec, k), Value(),
+                    op.getValueToStore());
     rewriter.eraseOp(op);
     return success();
   }
@@ -307,8 +305,8 @@ struct DeinterleaveToShuffles : OpRewritePattern<vector::DeinterleaveOp> {
       odd.push_back(2 * k + 1);
     }
     Value vector = op.getSource();
-    Value evens = vector::ShuffleOp::create(rewriter, op.getLoc(), vector,
-                                            vector, even);
+    Value evens =
+        vector::ShuffleOp::create(rewriter, op.getLoc(), vector, vector, even);
     Value odds =
         vector::ShuffleOp::create(rewriter, op.getLoc(), vector, vector, odd);
     rewriter.replaceOp(op, {evens, odds});
@@ -380,13 +378,13 @@ struct ExtractOfElementwise : OpRewritePattern<vector::ExtractOp> {
 void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<ScalarizeTransferWrite, ScalarizeTransferRead,
-               ScalarizeVectorLoad, ScalarizeVectorStore, ExtractOfElementwise,
-               DeinterleaveToShuffles, ExtractOfShuffle,
-               ScalarizeMaskedRead<vector::MaskedLoadOp>,
-               ScalarizeMaskedRead<vector::GatherOp>,
-               ScalarizeMaskedWrite<vector::MaskedStoreOp>,
-               ScalarizeMaskedWrite<vector::ScatterOp>>(context);
+  patterns
+      .add<ScalarizeTransferWrite, ScalarizeTransferRead, ScalarizeVectorLoad,
+           ScalarizeVectorStore, ExtractOfElementwise, DeinterleaveToShuffles,
+           ExtractOfShuffle, ScalarizeMaskedRead<vector::MaskedLoadOp>,
+           ScalarizeMaskedRead<vector::GatherOp>,
+           ScalarizeMaskedWrite<vector::MaskedStoreOp>,
+           ScalarizeMaskedWrite<vector::ScatterOp>>(context);
   vector::populateVectorInterleaveToShufflePatterns(patterns);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);

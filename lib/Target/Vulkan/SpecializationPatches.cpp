@@ -11,11 +11,11 @@
 // variables take the new pointer type. Access chains into them keep their
 // element pointer types, so nothing else changes.
 //
-// WorkgroupSize. One pass over the instructions finds the 32-bit unsigned integer type,
-// its 3-vector, the end of the annotations (the first type, constant or
-// global variable) and the first function. New ids come from the header's
-// bound. Decorations go where the annotations end; the missing types, the
-// three specialization constants and their composite go before the first
+// WorkgroupSize. One pass over the instructions finds the 32-bit unsigned
+// integer type, its 3-vector, the end of the annotations (the first type,
+// constant or global variable) and the first function. New ids come from the
+// header's bound. Decorations go where the annotations end; the missing types,
+// the three specialization constants and their composite go before the first
 // function, after every other global declaration (nothing before refers to
 // them).
 //===----------------------------------------------------------------------===//
@@ -23,8 +23,8 @@
 #include "SpecializationPatches.h"
 #include "gpumem/Runtime/VulkanKernelABI.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -155,11 +155,21 @@ bool gpumem::vulkan::specializeDynamicSharedArrays(
   uint32_t &bound = words[3];
   uint32_t length = bound++, newArray = bound++, newStruct = bound++,
            newPointer = bound++;
-  llvm::SmallVector<uint32_t> declarations = {
-      instruction(kOpSpecConstant, 4), uintType, length, 1,
-      instruction(kOpTypeArray, 4), newArray, element, length,
-      instruction(kOpTypeStruct, 3), newStruct, newArray,
-      instruction(kOpTypePointer, 4), newPointer, storageClass, newStruct};
+  llvm::SmallVector<uint32_t> declarations = {instruction(kOpSpecConstant, 4),
+                                              uintType,
+                                              length,
+                                              1,
+                                              instruction(kOpTypeArray, 4),
+                                              newArray,
+                                              element,
+                                              length,
+                                              instruction(kOpTypeStruct, 3),
+                                              newStruct,
+                                              newArray,
+                                              instruction(kOpTypePointer, 4),
+                                              newPointer,
+                                              storageClass,
+                                              newStruct};
   for (size_t variable : variables)
     words[variable + 1] = newPointer;
   words.insert(words.begin() + variables.front(), declarations.begin(),
@@ -197,7 +207,8 @@ bool gpumem::vulkan::specializeWorkgroupSize(
   }
   if (!vectorType) {
     vectorType = bound++;
-    declarations.append({instruction(kOpTypeVector, 4), vectorType, uintType, 3});
+    declarations.append(
+        {instruction(kOpTypeVector, 4), vectorType, uintType, 3});
   }
   uint32_t sizes[3];
   for (uint32_t &size : sizes) {

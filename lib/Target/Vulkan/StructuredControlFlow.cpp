@@ -2,8 +2,8 @@
 // Control flow shaped for upstream's SPIR-V conversion, which shaders need
 // structured: branches in gpu.func bodies (an early gpu.return) are lifted
 // to scf with upstream's CFG-to-SCF transformation, which lift-cf-to-scf
-// applies to func.func only; lift-cf-to-scf leaves scf.index_switch (made an if chain
-// here), scf.if with yield-only regions becomes arith.select (upstream
+// applies to func.func only; lift-cf-to-scf leaves scf.index_switch (made an if
+// chain here), scf.if with yield-only regions becomes arith.select (upstream
 // would branch twice to one block), and a terminator reaching one block
 // twice gets a forwarding block per extra edge (OpPhi names predecessor
 // blocks).
@@ -14,13 +14,13 @@
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/Transforms/CFGToSCF.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Transforms/CFGToSCF.h"
 
 #include <functional>
 
@@ -46,7 +46,8 @@ struct IndexSwitchToIfs : OpRewritePattern<scf::IndexSwitchOp> {
         };
     std::function<ValueRange(unsigned, OpBuilder &)> chain =
         [&](unsigned i, OpBuilder &builder) -> ValueRange {
-      Value key = arith::ConstantIndexOp::create(builder, loc, op.getCases()[i]);
+      Value key =
+          arith::ConstantIndexOp::create(builder, loc, op.getCases()[i]);
       Value matches = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::eq, op.getArg(), key);
       auto ifOp = scf::IfOp::create(builder, loc, op.getResultTypes(), matches,

@@ -40,6 +40,5 @@ std::string vulkan::validateForVulkan(llvm::ArrayRef<uint32_t> words) {
   });
   if (tools.Validate(words.data(), words.size()))
     return "";
-  return messages.empty() ? std::string("the validator rejected it")
-                          : messages;
+  return messages.empty() ? std::string("the validator rejected it") : messages;
 }

@@ -100,20 +100,20 @@ struct GenericAtomicToCASLoop
     if (!converted || !storage)
       return rewriter.notifyMatchFailure(op, "unconverted memref");
     Location loc = op.getLoc();
-    Value ptr = spirv::getElementPtr(*converter, memrefType,
-                                     adaptor.getMemref(), adaptor.getIndices(),
-                                     loc, rewriter);
+    Value ptr =
+        spirv::getElementPtr(*converter, memrefType, adaptor.getMemref(),
+                             adaptor.getIndices(), loc, rewriter);
     if (!ptr)
       return rewriter.notifyMatchFailure(op, "no element pointer");
     IntegerType bits = rewriter.getIntegerType(width);
-    spirv::Scope scope =
-        storage.getValue() == spirv::StorageClass::Workgroup
-            ? spirv::Scope::Workgroup
-            : spirv::Scope::Device;
+    spirv::Scope scope = storage.getValue() == spirv::StorageClass::Workgroup
+                             ? spirv::Scope::Workgroup
+                             : spirv::Scope::Device;
     Value initial = spirv::LoadOp::create(rewriter, loc, ptr);
     auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{element},
                                      ValueRange{initial});
-    Block *before = rewriter.createBlock(&loop.getBefore(), {}, {element}, {loc});
+    Block *before =
+        rewriter.createBlock(&loop.getBefore(), {}, {element}, {loc});
     Value seen = before->getArgument(0);
     // The body computes the new value from `seen`.
     Block *body = op.getBody();
@@ -133,8 +133,7 @@ struct GenericAtomicToCASLoop
         updated, expected);
     Value retry = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
                                         previous, expected);
-    scf::ConditionOp::create(rewriter, loc, retry,
-                             ValueRange{previous});
+    scf::ConditionOp::create(rewriter, loc, retry, ValueRange{previous});
     Block *after = rewriter.createBlock(&loop.getAfter(), {}, {element}, {loc});
     rewriter.setInsertionPointToEnd(after);
     scf::YieldOp::create(rewriter, loc, after->getArgument(0));

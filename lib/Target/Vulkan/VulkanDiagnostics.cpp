@@ -48,8 +48,7 @@ class DiagnosticsBuilder {
 public:
   DiagnosticsBuilder(Operation *op, const SPIRVTypeConverter &converter,
                      ConversionPatternRewriter &rewriter)
-      : loc(op->getLoc()), rewriter(rewriter),
-        i32(rewriter.getI32Type()) {
+      : loc(op->getLoc()), rewriter(rewriter), i32(rewriter.getI32Type()) {
     auto module = op->getParentOfType<spirv::ModuleOp>();
     auto global = module.lookupSymbol<spirv::GlobalVariableOp>(kBufferName);
     if (!global) {
@@ -143,8 +142,7 @@ int32_t printfWords(DiagnosticsBuilder &b, Type type, Value value,
 }
 
 /// A pattern that numbers its op's site by appending it to `sites`.
-template <typename Op>
-class SitePattern : public OpConversionPattern<Op> {
+template <typename Op> class SitePattern : public OpConversionPattern<Op> {
 public:
   SitePattern(const SPIRVTypeConverter &converter, MLIRContext *context,
               SmallVectorImpl<DiagnosticSite> &sites)
@@ -161,10 +159,9 @@ public:
   LogicalResult
   matchAndRewrite(gpu::PrintfOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    DiagnosticsBuilder b(op, *getTypeConverter<SPIRVTypeConverter>(),
-                         rewriter);
-    DiagnosticSite site{GPUMEM_VULKAN_SITE_PRINTF, op.getFormat().str(),
-                        siteLocation(op), {}};
+    DiagnosticsBuilder b(op, *getTypeConverter<SPIRVTypeConverter>(), rewriter);
+    DiagnosticSite site{
+        GPUMEM_VULKAN_SITE_PRINTF, op.getFormat().str(), siteLocation(op), {}};
     SmallVector<Value> words = {b.constant(int64_t(sites.size()))};
     for (auto [arg, value] : llvm::zip(op.getArgs(), adaptor.getArgs())) {
       int32_t kind = printfWords(b, arg.getType(), value, words);
@@ -174,19 +171,19 @@ public:
     }
     int64_t count = words.size();
     Value old = b.atomicAdd(GPUMEM_VULKAN_DIAG_CURSOR, b.constant(count));
-    Value capacity =
-        spirv::LoadOp::create(rewriter, b.loc, b.word(GPUMEM_VULKAN_DIAG_CAPACITY));
+    Value capacity = spirv::LoadOp::create(rewriter, b.loc,
+                                           b.word(GPUMEM_VULKAN_DIAG_CAPACITY));
     Value end = spirv::IAddOp::create(rewriter, b.loc, old, b.constant(count));
     Value fits =
         spirv::ULessThanEqualOp::create(rewriter, b.loc, end, capacity);
     b.atomicAdd(GPUMEM_VULKAN_DIAG_DROPPED,
                 spirv::SelectOp::create(rewriter, b.loc, fits, b.constant(0),
                                         b.constant(1)));
-    Value first = spirv::IAddOp::create(
-        rewriter, b.loc, old, b.constant(GPUMEM_VULKAN_DIAG_RECORDS));
+    Value first = spirv::IAddOp::create(rewriter, b.loc, old,
+                                        b.constant(GPUMEM_VULKAN_DIAG_RECORDS));
     for (auto [k, word] : llvm::enumerate(words)) {
-      Value index = spirv::IAddOp::create(rewriter, b.loc, first,
-                                          b.constant(int64_t(k)));
+      Value index =
+          spirv::IAddOp::create(rewriter, b.loc, first, b.constant(int64_t(k)));
       b.storeIf(fits, index, word);
     }
     sites.push_back(std::move(site));
@@ -202,8 +199,7 @@ public:
   LogicalResult
   matchAndRewrite(cf::AssertOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    DiagnosticsBuilder b(op, *getTypeConverter<SPIRVTypeConverter>(),
-                         rewriter);
+    DiagnosticsBuilder b(op, *getTypeConverter<SPIRVTypeConverter>(), rewriter);
     Value ok = adaptor.getArg();
     Value zero = b.constant(0);
     Value mark = spirv::SelectOp::create(rewriter, b.loc, ok, zero,

@@ -13,9 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "../TargetObject.h"
-#include "VulkanKernelRecords.h"
 #include "SpecializationPatches.h"
 #include "ValidateSPIRV.h"
+#include "VulkanKernelRecords.h"
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Target/Vulkan/Target.h"
 
@@ -51,8 +51,7 @@ FailureOr<KernelRecord> KernelRecord::fromAttr(DenseI32ArrayAttr attr) {
   for (size_t i = 4; i < values.size(); i += 6)
     record.params.push_back({uint32_t(values[i]), uint32_t(values[i + 1]),
                              uint32_t(values[i + 2]), uint32_t(values[i + 3]),
-                             uint32_t(values[i + 4]),
-                             uint32_t(values[i + 5])});
+                             uint32_t(values[i + 4]), uint32_t(values[i + 5])});
   record.header.paramCount = record.params.size();
   return record;
 }
@@ -91,8 +90,7 @@ gpumem::vulkan::sitesFromAttr(ArrayAttr attr) {
 namespace {
 
 /// Appends the bytes of `value` (little-endian hosts only, as the image is).
-template <typename T>
-void append(SmallVector<char, 0> &image, const T &value) {
+template <typename T> void append(SmallVector<char, 0> &image, const T &value) {
   const char *bytes = reinterpret_cast<const char *>(&value);
   image.append(bytes, bytes + sizeof(T));
 }
@@ -104,9 +102,9 @@ void append(SmallVector<char, 0> &image, const T &value) {
 /// before SPIR-V 1.4, all of them from 1.4 on; listing more than are used
 /// is allowed.
 void completeEntryPointInterfaces(spirv::ModuleOp spirvModule) {
-  bool allStorageClasses = spirvModule.getVceTriple() &&
-                           spirvModule.getVceTriple()->getVersion() >=
-                               spirv::Version::V_1_4;
+  bool allStorageClasses =
+      spirvModule.getVceTriple() &&
+      spirvModule.getVceTriple()->getVersion() >= spirv::Version::V_1_4;
   SmallVector<Attribute> interface;
   for (auto global : spirvModule.getOps<spirv::GlobalVariableOp>()) {
     auto pointer = cast<spirv::PointerType>(global.getType());
@@ -132,11 +130,11 @@ void addBuiltInCapabilities(spirv::ModuleOp spirvModule) {
     StringAttr name = global.getBuiltInAttr();
     std::optional<spirv::BuiltIn> builtin =
         name ? spirv::symbolizeBuiltIn(name.getValue()) : std::nullopt;
-    subgroupBuiltIn |= builtin && (*builtin == spirv::BuiltIn::SubgroupSize ||
-                                   *builtin == spirv::BuiltIn::NumSubgroups ||
-                                   *builtin == spirv::BuiltIn::SubgroupId ||
-                                   *builtin ==
-                                       spirv::BuiltIn::SubgroupLocalInvocationId);
+    subgroupBuiltIn |=
+        builtin && (*builtin == spirv::BuiltIn::SubgroupSize ||
+                    *builtin == spirv::BuiltIn::NumSubgroups ||
+                    *builtin == spirv::BuiltIn::SubgroupId ||
+                    *builtin == spirv::BuiltIn::SubgroupLocalInvocationId);
   }
   SmallVector<spirv::Capability> capabilities(triple->getCapabilities());
   if (!subgroupBuiltIn ||
@@ -177,9 +175,9 @@ FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
            << invalid << ")";
   auto records = module->getAttrOfType<DictionaryAttr>(kKernelRecordsAttrName);
   if (!records)
-    return module.emitError() << "has no kernel records ('"
-                              << kKernelRecordsAttrName
-                              << "'): run gpumem-prepare-vulkan-kernels first";
+    return module.emitError()
+           << "has no kernel records ('" << kKernelRecordsAttrName
+           << "'): run gpumem-prepare-vulkan-kernels first";
   SmallVector<char, 0> image;
   GPUMemVulkanImage header = {GPUMEM_VULKAN_IMAGE_MAGIC,
                               GPUMEM_VULKAN_ABI_VERSION,
@@ -208,8 +206,8 @@ FailureOr<SmallVector<char, 0>> buildImage(gpu::GPUModuleOp module,
     return image;
   FailureOr<SmallVector<DiagnosticSite>> sites = sitesFromAttr(sitesAttr);
   if (failed(sites))
-    return module.emitError() << "has a malformed site table ('"
-                              << kSitesAttrName << "')";
+    return module.emitError()
+           << "has a malformed site table ('" << kSitesAttrName << "')";
   auto appendText = [&](StringRef text) {
     image.append(text.begin(), text.end());
     image.resize(llvm::alignTo(image.size(), 4), 0);

@@ -57,19 +57,19 @@ std::pair<Value, Value> linearThread(OpBuilder &builder, Location loc) {
   Value x = dim(gpu::Dimension::x), y = dim(gpu::Dimension::y);
   Value zPart = arith::MulIOp::create(builder, loc, id(gpu::Dimension::z), y);
   Value yz = arith::AddIOp::create(builder, loc, id(gpu::Dimension::y), zPart);
-  Value t = arith::AddIOp::create(
-      builder, loc, id(gpu::Dimension::x),
-      arith::MulIOp::create(builder, loc, yz, x));
-  Value n = arith::MulIOp::create(
-      builder, loc, arith::MulIOp::create(builder, loc, x, y),
-      dim(gpu::Dimension::z));
+  Value t = arith::AddIOp::create(builder, loc, id(gpu::Dimension::x),
+                                  arith::MulIOp::create(builder, loc, yz, x));
+  Value n = arith::MulIOp::create(builder, loc,
+                                  arith::MulIOp::create(builder, loc, x, y),
+                                  dim(gpu::Dimension::z));
   return {t, n};
 }
 
 } // namespace
 
-LogicalResult gpumem::vulkan::lowerAllReduceThroughWorkgroupMemory(
-    gpu::GPUFuncOp kernel, int64_t maxBlockThreads) {
+LogicalResult
+gpumem::vulkan::lowerAllReduceThroughWorkgroupMemory(gpu::GPUFuncOp kernel,
+                                                     int64_t maxBlockThreads) {
   SmallVector<gpu::AllReduceOp> reduces;
   kernel.walk([&](gpu::AllReduceOp op) { reduces.push_back(op); });
   if (reduces.empty())
@@ -98,8 +98,8 @@ LogicalResult gpumem::vulkan::lowerAllReduceThroughWorkgroupMemory(
          stride >= 1; stride /= 2) {
       Value s = arith::ConstantIndexOp::create(builder, loc, stride);
       Value partner = arith::AddIOp::create(builder, loc, t, s);
-      Value lower = arith::CmpIOp::create(builder, loc,
-                                          arith::CmpIPredicate::ult, t, s);
+      Value lower =
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, t, s);
       Value inside = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, partner, n);
       Value active = arith::AndIOp::create(builder, loc, lower, inside);
@@ -109,8 +109,8 @@ LogicalResult gpumem::vulkan::lowerAllReduceThroughWorkgroupMemory(
         builder.setInsertionPointToStart(&step.getThenRegion().front());
         Value a = memref::LoadOp::create(builder, loc, scratch, t);
         Value b = memref::LoadOp::create(builder, loc, scratch, partner);
-        memref::StoreOp::create(builder, loc, combine(builder, loc, reduce, a, b),
-                                scratch, t);
+        memref::StoreOp::create(
+            builder, loc, combine(builder, loc, reduce, a, b), scratch, t);
       }
       gpu::BarrierOp::create(builder, loc);
     }

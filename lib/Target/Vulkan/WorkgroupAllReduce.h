@@ -13,8 +13,9 @@ namespace gpumem::vulkan {
 /// Rewrites every gpu.all_reduce of `kernel` as a tree reduction in a
 /// workgroup attribution of its own, with barriers; independent of the
 /// device's subgroup size. Fails after a located diagnostic.
-mlir::LogicalResult lowerAllReduceThroughWorkgroupMemory(
-    mlir::gpu::GPUFuncOp kernel, int64_t maxBlockThreads);
+mlir::LogicalResult
+lowerAllReduceThroughWorkgroupMemory(mlir::gpu::GPUFuncOp kernel,
+                                     int64_t maxBlockThreads);
 
 } // namespace gpumem::vulkan
 

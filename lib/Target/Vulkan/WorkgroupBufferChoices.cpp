@@ -141,9 +141,9 @@ LogicalResult Chooser::rewriteAccess(Operation *user, Value choice,
     mapping.map(choice, all[i]);
     if (i + 1 == all.size())
       return SmallVector<Value>(b.clone(*user, mapping)->getResults());
-    Value here = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, choice,
-        arith::ConstantIndexOp::create(b, loc, i));
+    Value here =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, choice,
+                              arith::ConstantIndexOp::create(b, loc, i));
     auto branch = scf::IfOp::create(b, loc, user->getResultTypes(), here,
                                     /*withElseRegion=*/true);
     // Without results the branches have their scf.yield already.

@@ -5,9 +5,9 @@
 #ifndef GPUMEM_TARGET_CUDA_PASSES_H
 #define GPUMEM_TARGET_CUDA_PASSES_H
 
+#include "gpumem/Transforms/OptionTypes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "gpumem/Transforms/OptionTypes.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -1,13 +1,14 @@
 //===----------------------------------------------------------------------===//
-// Declarations and registration of the cuda-emu target's passes (see Passes.td).
+// Declarations and registration of the cuda-emu target's passes (see
+// Passes.td).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_TARGET_CUDAEMU_PASSES_H
 #define GPUMEM_TARGET_CUDAEMU_PASSES_H
 
+#include "gpumem/Transforms/OptionTypes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "gpumem/Transforms/OptionTypes.h"
 
 #include "mlir/Pass/Pass.h"
 

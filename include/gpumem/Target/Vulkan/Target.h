@@ -1,7 +1,7 @@
 //===----------------------------------------------------------------------===//
-// The #gpumem.vulkan target attribute's serialization (gpu::TargetAttrInterface),
-// attached to the attribute as an external model, as upstream attaches
-// #nvvm.target's in mlir/Target/LLVM/NVVM/Target.h.
+// The #gpumem.vulkan target attribute's serialization
+// (gpu::TargetAttrInterface), attached to the attribute as an external model,
+// as upstream attaches #nvvm.target's in mlir/Target/LLVM/NVVM/Target.h.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_TARGET_VULKAN_TARGET_H
@@ -15,7 +15,8 @@ namespace gpumem {
 
 /// Makes #gpumem.vulkan serialize gpu.modules in every context `registry` is
 /// appended to.
-void registerVulkanTargetInterfaceExternalModels(mlir::DialectRegistry &registry);
+void registerVulkanTargetInterfaceExternalModels(
+    mlir::DialectRegistry &registry);
 
 } // namespace gpumem
 
