@@ -223,7 +223,10 @@ LogicalResult KernelPreparer::bindArguments(OpBuilder &builder) {
       return failure();
     replaced.set(i);
   }
-  replaced.resize(kernel.getNumArguments());
+  // One bit per argument of the entry block: the attributions follow the
+  // arguments there, and Block::eraseArguments reads a bit for each (a
+  // shorter vector was read past its end).
+  replaced.resize(kernel.getBody().front().getNumArguments());
   if (failed(kernel.eraseArguments(replaced)))
     return kernel.emitOpError() << "cannot rewrite its arguments";
   return success();
