@@ -119,6 +119,7 @@ private:
   LogicalResult setEntryPoint();
   LogicalResult makeRoots();
   LogicalResult bindArguments(OpBuilder &builder);
+  void eraseKernelArguments(const llvm::BitVector &erase);
   LogicalResult bindBuffer(OpBuilder &builder, unsigned index);
   LogicalResult bindScalar(unsigned index);
   uint32_t allocatePush(unsigned bytes);
@@ -223,13 +224,34 @@ LogicalResult KernelPreparer::bindArguments(OpBuilder &builder) {
       return failure();
     replaced.set(i);
   }
-  // One bit per argument of the entry block: the attributions follow the
-  // arguments there, and Block::eraseArguments reads a bit for each (a
-  // shorter vector was read past its end).
-  replaced.resize(kernel.getBody().front().getNumArguments());
-  if (failed(kernel.eraseArguments(replaced)))
-    return kernel.emitOpError() << "cannot rewrite its arguments";
+  eraseKernelArguments(replaced);
   return success();
+}
+
+/// Erases the kernel arguments `erase` marks (bit i: argument i; arguments
+/// bindBuffer appended are kept). Not through FunctionOpInterface's
+/// eraseArguments: its Block::eraseArguments reads a bit for every argument
+/// of the entry block, the attributions too, past the end of a vector with
+/// one per kernel argument, so whatever the heap held there could erase an
+/// attribution still in use (AddressSanitizer: a use after free).
+void KernelPreparer::eraseKernelArguments(const llvm::BitVector &erase) {
+  unsigned numInputs = kernel.getNumArguments();
+  auto erased = [&](unsigned i) { return i < erase.size() && erase.test(i); };
+  SmallVector<Type> inputs;
+  SmallVector<DictionaryAttr> argAttrs;
+  for (unsigned i = 0; i < numInputs; ++i) {
+    if (erased(i))
+      continue;
+    inputs.push_back(kernel.getArgument(i).getType());
+    argAttrs.push_back(kernel.getArgAttrDict(i));
+  }
+  kernel.getBody().front().eraseArguments([&](BlockArgument argument) {
+    return argument.getArgNumber() < numInputs &&
+           erased(argument.getArgNumber());
+  });
+  kernel.setFunctionType(FunctionType::get(
+      kernel.getContext(), inputs, kernel.getFunctionType().getResults()));
+  kernel.setAllArgAttrs(argAttrs);
 }
 
 LogicalResult KernelPreparer::bindBuffer(OpBuilder &builder, unsigned index) {
