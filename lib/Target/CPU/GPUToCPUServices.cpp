@@ -146,8 +146,7 @@ struct BarrierLowering : ServicePattern<gpu::BarrierOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value context = contextOf(op);
-    Value where = hostkernel::getStringPointer(rewriter, loc, state.module,
-                                               hostkernel::formatLocation(loc));
+    Value where = hostkernel::getLocationString(rewriter, loc, state.module);
     ContextAccess(rewriter, loc, context)
         .call(GPUMEM_RUNTIME_SERVICE(barrier), {context, where});
     rewriter.eraseOp(op);
@@ -191,8 +190,7 @@ struct ShuffleLowering : ServicePattern<gpu::ShuffleOp> {
     }
     Value mode = LLVM::ConstantOp::create(rewriter, loc, i32,
                                           abiShuffleMode(shuffle.getMode()));
-    Value where = hostkernel::getStringPointer(rewriter, loc, state.module,
-                                               hostkernel::formatLocation(loc));
+    Value where = hostkernel::getLocationString(rewriter, loc, state.module);
     Value result = ContextAccess(rewriter, loc, contextArg)
                        .call(GPUMEM_RUNTIME_SERVICE(shuffle),
                              {contextArg, bits, shuffle.getOffset(),

@@ -180,8 +180,7 @@ struct SanitizeMemoryAccessesPass
       if (!isa<MemRefType>(argument.getType()) || !available)
         continue;
       if (!where)
-        where = hostkernel::getStringPointer(builder, loc, module,
-                                             hostkernel::formatLocation(loc));
+        where = hostkernel::getLocationString(builder, loc, module);
       Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
           builder, loc, argument);
       Value integer = arith::IndexCastOp::create(builder, loc, i64, aligned);
@@ -277,8 +276,7 @@ struct SanitizeMemoryAccessesPass
     Value flagValue =
         arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
     Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
-    Value where = hostkernel::getStringPointer(builder, loc, module,
-                                               hostkernel::formatLocation(loc));
+    Value where = hostkernel::getLocationString(builder, loc, module);
     hostkernel::ContextAccess(builder, loc, context)
         .call(service, {context, pointer, bytes, flagValue, whatString, where});
   }
@@ -338,8 +336,7 @@ struct SanitizeMemoryAccessesPass
       builder.setInsertionPoint(otherwise.getTerminator());
     }
     Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
-    Value where = hostkernel::getStringPointer(builder, loc, module,
-                                               hostkernel::formatLocation(loc));
+    Value where = hostkernel::getLocationString(builder, loc, module);
     auto i64 = builder.getI64Type();
     // The view's first element: the aligned pointer plus the view's offset
     // (a subview's), for the report to say where in its buffer it starts.

@@ -102,9 +102,8 @@ public:
     return LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), value);
   }
   Value location() {
-    return gpumem::hostkernel::getStringPointer(
-        builder, loc, op->getParentOfType<gpu::GPUModuleOp>(),
-        gpumem::hostkernel::formatLocation(loc));
+    return gpumem::hostkernel::getLocationString(
+        builder, loc, op->getParentOfType<gpu::GPUModuleOp>());
   }
   Value linearThreadId();
   /// The register as an i64.

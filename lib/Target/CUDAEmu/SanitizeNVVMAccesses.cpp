@@ -135,8 +135,7 @@ struct SanitizeNVVMAccessesPass
     Value kind = LLVM::ConstantOp::create(builder, loc, i32,
                                           int64_t(access.kind | flags));
     Value whatString = hostkernel::getStringPointer(builder, loc, module, what);
-    Value where = hostkernel::getStringPointer(builder, loc, module,
-                                               hostkernel::formatLocation(loc));
+    Value where = hostkernel::getLocationString(builder, loc, module);
     hostkernel::ContextAccess(builder, loc, context)
         .call(GPUMEM_RUNTIME_SERVICE(addressAccess),
               {context, access.address, size, kind, whatString, where});

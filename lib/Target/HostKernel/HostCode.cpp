@@ -114,6 +114,11 @@ Value gpumem::hostkernel::getStringPointer(OpBuilder &builder, Location loc,
   return LLVM::AddressOfOp::create(builder, loc, global);
 }
 
+Value gpumem::hostkernel::getLocationString(OpBuilder &builder, Location loc,
+                                            Operation *symbolTableOp) {
+  return getStringPointer(builder, loc, symbolTableOp, formatLocation(loc));
+}
+
 void gpumem::hostkernel::makeInternal(Operation *func) {
   SymbolTable::setSymbolVisibility(func, SymbolTable::Visibility::Private);
   func->setAttr(

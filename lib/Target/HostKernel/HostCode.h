@@ -58,6 +58,11 @@ mlir::Value getStringPointer(mlir::OpBuilder &builder, mlir::Location loc,
                              mlir::Operation *symbolTableOp,
                              llvm::StringRef text);
 
+/// getStringPointer of `loc` as "file:line:col" (formatLocation): the place
+/// a runtime service names in its reports.
+mlir::Value getLocationString(mlir::OpBuilder &builder, mlir::Location loc,
+                              mlir::Operation *symbolTableOp);
+
 /// The functions of `module` that contain an op for which `synchronizes`
 /// holds, or call (directly or not) one that does: those whose threads
 /// must be able to wait for each other.

@@ -93,6 +93,11 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
       auto flag = dyn_cast<BoolAttr>(value);
       wellTyped &= bool(flag);
       out = flag && flag.getValue();
+    } else if constexpr (std::is_same_v<T, std::optional<int64_t>>) {
+      auto integer = dyn_cast<IntegerAttr>(value);
+      wellTyped &= bool(integer);
+      if (integer)
+        out = integer.getInt();
     } else if constexpr (std::is_same_v<T, std::string>) {
       auto text = dyn_cast<StringAttr>(value);
       wellTyped &= bool(text);
@@ -113,13 +118,8 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
   get("chip", entry.chip);
   get("barriers_only", entry.barriersOnly);
   get("max_threads", entry.maxThreads);
+  get("max_shared_bytes", entry.maxSharedBytes);
   get("checks", entry.checks);
-  if (Attribute value = dict.get("max_shared_bytes")) {
-    auto integer = dyn_cast<IntegerAttr>(value);
-    wellTyped &= bool(integer);
-    if (integer)
-      entry.maxSharedBytes = integer.getInt();
-  }
   if (Attribute value = dict.get("param_bytes")) {
     auto bytes = dyn_cast<DenseI32ArrayAttr>(value);
     wellTyped &= bool(bytes);

@@ -330,8 +330,9 @@ LogicalResult KernelPreparer::placeWorkgroupArrays(OpBuilder &builder) {
     uint64_t bytes = type.getNumElements() *
                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     // Elements here are integers and floats of at most 8 bytes, which the
-    // 16-byte minimum covers. (No DataLayout query: built here, after the
-    // arguments are rewritten, one made this walk read a stale type.)
+    // 16-byte minimum covers. (No DataLayout query: one built here once
+    // made this walk read a stale type, most likely an attribution erased by
+    // the argument rewrite that eraseKernelArguments now does safely.)
     address = llvm::alignTo(
         address,
         std::max<uint64_t>(gpumem::kMinWorkgroupAlignment,
