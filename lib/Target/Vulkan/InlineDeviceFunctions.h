@@ -11,10 +11,10 @@
 namespace gpumem::vulkan {
 
 /// Inlines every func.call of a func.func defined in `module` into the
-/// gpu.func kernels, callees' calls too, up to a depth that stops
-/// recursion; calls it cannot inline stay. Then erases the functions
-/// nothing calls.
-void inlineDeviceFunctions(mlir::gpu::GPUModuleOp module);
+/// gpu.func kernels, callees' calls too; calls it cannot inline stay. Then
+/// erases the functions no kernel reaches. Fails, with a diagnostic at the
+/// call, when a kernel calls a function that reaches recursion.
+mlir::LogicalResult inlineDeviceFunctions(mlir::gpu::GPUModuleOp module);
 
 } // namespace gpumem::vulkan
 

@@ -464,7 +464,8 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
                                      bool checkLoopCompletion) {
   if (failed(liftGPUFuncControlFlow(module)))
     return failure();
-  inlineDeviceFunctions(module);
+  if (failed(inlineDeviceFunctions(module)))
+    return failure();
   workgroupGlobalsToAttributions(module);
   if (failed(checkSupportedOps(module)))
     return failure();

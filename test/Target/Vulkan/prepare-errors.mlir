@@ -111,22 +111,82 @@ gpu.module @m {
 // -----
 
 // What has no Vulkan lowering yet is named, rather than left to the
-// conversion's "failed to legalize".
-// A recursive device function is inlined only so deep; the workgroup
-// memory it reads then has no kernel to live in.
+// conversion's "failed to legalize": a device function with several blocks
+// called inside an scf.if stays a call, and the workgroup memory it reads
+// then has no kernel to live in.
 gpu.module @m {
   // expected-error @below {{'memref.global' op is not supported by the vulkan target yet: workgroup memory of a device function that is not inlined into a kernel}}
+  memref.global "private" @buf : memref<16xf32, #gpu.address_space<workgroup>>
+  func.func @f(%i: index, %c: i1) {
+    %b = memref.get_global @buf : memref<16xf32, #gpu.address_space<workgroup>>
+    cf.cond_br %c, ^write, ^done
+  ^write:
+    %v = memref.load %b[%i] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %b[%i] : memref<16xf32, #gpu.address_space<workgroup>>
+    cf.br ^done
+  ^done:
+    return
+  }
+  gpu.func @k(%c: i1) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %i = gpu.thread_id x
+    scf.if %c {
+      func.call @f(%i, %c) : (index, i1) -> ()
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// SPIR-V has no recursion: a kernel that calls a recursive device function
+// is refused at the call, before any inlining (a function that calls
+// itself twice would otherwise be copied 2^depth times).
+gpu.module @m {
   memref.global "private" @buf : memref<16xf32, #gpu.address_space<workgroup>>
   func.func @f(%i: index) {
     %b = memref.get_global @buf : memref<16xf32, #gpu.address_space<workgroup>>
     %v = memref.load %b[%i] : memref<16xf32, #gpu.address_space<workgroup>>
     memref.store %v, %b[%i] : memref<16xf32, #gpu.address_space<workgroup>>
     func.call @f(%i) : (index) -> ()
+    func.call @f(%i) : (index) -> ()
     return
   }
   gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     %i = gpu.thread_id x
+    // expected-error @below {{'func.call' op calls @f which calls itself (directly or through other functions); SPIR-V has no recursion and the vulkan target inlines device functions into kernels}}
     func.call @f(%i) : (index) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// Recursion further down the call graph, through two functions.
+gpu.module @m {
+  func.func @even(%n: i32) -> i1 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.cmpi eq, %n, %c0 : i32
+    %m = arith.subi %n, %c1 : i32
+    %o = func.call @odd(%m) : (i32) -> i1
+    %r = arith.select %z, %z, %o : i1
+    return %r : i1
+  }
+  func.func @odd(%n: i32) -> i1 {
+    %c1 = arith.constant 1 : i32
+    %m = arith.subi %n, %c1 : i32
+    %e = func.call @even(%m) : (i32) -> i1
+    return %e : i1
+  }
+  func.func @parity(%n: i32) -> i1 {
+    %e = func.call @even(%n) : (i32) -> i1
+    return %e : i1
+  }
+  gpu.func @k(%n: i32, %out: memref<1xi1>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error @below {{'func.call' op calls @parity, which reaches @even, which calls itself (directly or through other functions); SPIR-V has no recursion and the vulkan target inlines device functions into kernels}}
+    %e = func.call @parity(%n) : (i32) -> i1
+    %c0 = arith.constant 0 : index
+    memref.store %e, %out[%c0] : memref<1xi1>
     gpu.return
   }
 }
