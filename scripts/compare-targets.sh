@@ -9,14 +9,47 @@
 # test/Target/<Target>/Integration/unsupported.txt is reported as skipped
 # there, and fails the run once it matches.
 # A target written cpu+sanitize runs with --sanitize (test/Sanitizer).
-#   scripts/compare-targets.sh [build-dir] [target...]   (default: cpu cuda)
+# The targets and which of them run here are what `gpumem-run
+# --list-targets` of the build says: a target it does not name, or names
+# unavailable, is an error (exit 2) before any program runs.
+#   scripts/compare-targets.sh [build-dir] [target...]
+#   (default: cpu, then every other target available here)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
+build=$(cd "${1:-$root/build}" && pwd) || exit 2
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(cpu cuda)
 . "$root/scripts/gpu-programs.sh"
+
+# "<target> available[: ...]" or "<target> unavailable: why", one a line.
+listing=$("$build/bin/gpumem-run" --list-targets) || {
+  echo "compare-targets.sh: error: $build/bin/gpumem-run --list-targets failed" >&2
+  exit 2
+}
+declare -A known=()
+available=()
+while read -r name state; do
+  known[$name]=$state
+  [ "${state%%:*}" = available ] && available+=("$name")
+done <<<"$listing"
+if [ ${#targets[@]} -eq 0 ]; then
+  # cpu runs everywhere and is the reference the others are compared with.
+  targets=(cpu)
+  for name in "${available[@]}"; do
+    [ "$name" = cpu ] || targets+=("$name")
+  done
+fi
+for target in "${targets[@]}"; do
+  name=${target%+sanitize}
+  state=${known[$name]-}
+  if [ -z "$state" ]; then
+    echo "compare-targets.sh: error: unknown target '$name'; gpumem-run knows: $(printf '%s\n' "$listing" | cut -d' ' -f1 | paste -sd' ')" >&2
+    exit 2
+  elif [ "${state%%:*}" != available ]; then
+    echo "compare-targets.sh: error: target $name ${state%%; ptxas *}" >&2
+    exit 2
+  fi
+done
 failed=0
 for program in $(gpu_programs "$root"); do
   name=${program#$root/}
