@@ -6,14 +6,10 @@
 //  1. Live ranges of the static attributions over the kernel's program
 //     points (WorkgroupLiveness.h); two buffers conflict when their ranges
 //     overlap or no barrier can separate them.
-//  2. First fit: each buffer, in a given order, at the lowest offset
-//     aligned as it asks (16 bytes at least) whose bytes no conflicting
-//     buffer placed before it holds. Four orders are tried (program order,
-//     largest first, longest range first, most aligned first) and the
-//     smallest total kept. The lower bound is the most bytes live at any
-//     program point. Without byte views, buffers instead join, in program
-//     order, the first slot of their own type none of whose buffers
-//     conflicts with them.
+//  2. Placement (WorkgroupFirstFit.cpp): first fit, each buffer at the
+//     lowest aligned offset no conflicting buffer holds, in four orders,
+//     the smallest total kept; without byte views, slots of one type. The
+//     lower bound is the most bytes live at any program point.
 //  3. When the plan saves bytes: a gpu.barrier where reuse needs one and
 //     none exists, then one i8 attribution for the planned buffers, first
 //     among the attributions and aligned as its most demanding buffer, each
@@ -27,6 +23,8 @@
 //     buffer.
 //  5. Optionally a report of every kernel (WorkgroupMemoryReport.cpp).
 //===----------------------------------------------------------------------===//
+
+#include "WorkgroupFirstFit.h"
 
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Transforms/Passes.h"
@@ -57,77 +55,6 @@ using namespace gpumem;
 
 namespace {
 
-/// Workgroup buffers are aligned to 16 bytes at least; the planner's arena
-/// too, and to the most any of its buffers asks for.
-constexpr uint64_t kArenaAlignment = kMinWorkgroupAlignment;
-
-/// Places `buffers` (indices `order`) first fit; `conflicts[i][j]` says
-/// whether i and j may not share bytes. Returns the total bytes.
-uint64_t placeFirstFit(MutableArrayRef<PlannedBuffer> buffers,
-                       ArrayRef<unsigned> order,
-                       ArrayRef<SmallVector<bool>> conflicts) {
-  SmallVector<unsigned> placed;
-  uint64_t total = 0;
-  for (unsigned i : order) {
-    PlannedBuffer &buffer = buffers[i];
-    // Candidate offsets: 0 and the end of every conflicting placed buffer.
-    SmallVector<uint64_t> candidates{0};
-    for (unsigned j : placed)
-      if (conflicts[i][j])
-        candidates.push_back(llvm::alignTo(buffers[j].offset + buffers[j].bytes,
-                                           buffer.alignment));
-    llvm::sort(candidates);
-    [[maybe_unused]] bool found = false;
-    for (uint64_t offset : candidates) {
-      bool fits = llvm::none_of(placed, [&](unsigned j) {
-        return conflicts[i][j] &&
-               offset < buffers[j].offset + buffers[j].bytes &&
-               buffers[j].offset < offset + buffer.bytes;
-      });
-      if (fits) {
-        buffer.offset = offset;
-        found = true;
-        break;
-      }
-    }
-    // The end of the conflicting buffer that ends last is always free.
-    assert(found && "first fit found no offset");
-    total = std::max(total, buffer.offset + buffer.bytes);
-    placed.push_back(i);
-  }
-  return total;
-}
-
-/// Places the `planned` buffers (in program order) in slots: a buffer joins
-/// the first slot of its type with no conflicting buffer, else opens one.
-/// Returns the total bytes.
-uint64_t placeInSlots(KernelPlan &plan, ArrayRef<unsigned> planned,
-                      ArrayRef<SmallVector<bool>> conflicts) {
-  SmallVector<SmallVector<unsigned>> slots;
-  for (unsigned i : planned) {
-    auto *slot = llvm::find_if(slots, [&](ArrayRef<unsigned> members) {
-      return plan.buffers[members.front()].type == plan.buffers[i].type &&
-             llvm::none_of(members,
-                           [&](unsigned j) { return conflicts[i][j]; });
-    });
-    if (slot != slots.end())
-      slot->push_back(i);
-    else
-      slots.push_back({i});
-  }
-  uint64_t total = 0;
-  for (ArrayRef<unsigned> members : slots) {
-    uint64_t alignment = 1;
-    for (unsigned i : members)
-      alignment = std::max(alignment, plan.buffers[i].alignment);
-    uint64_t offset = llvm::alignTo(total, alignment);
-    for (unsigned i : members)
-      plan.buffers[i].offset = offset;
-    total = offset + plan.buffers[members.front()].bytes;
-  }
-  return llvm::alignTo(total, kArenaAlignment);
-}
-
 /// Threads per block of `kernel` when known at compile time: its
 /// known_block_size, or the constant block size all its launches agree on.
 uint64_t getThreadsPerBlock(gpu::GPUFuncOp kernel, ModuleOp module) {
@@ -149,8 +76,8 @@ struct PlanWorkgroupMemoryPass
 
 private:
   KernelPlan planKernel(gpu::GPUFuncOp kernel);
-  /// Finds offsets for the planned buffers, given in program order;
-  /// returns the arena's bytes.
+  /// Finds which planned buffers (given in program order) conflict and
+  /// places them (WorkgroupFirstFit.h); returns the arena's bytes.
   uint64_t placeBuffers(KernelPlan &plan, const WorkgroupLiveness &liveness,
                         ArrayRef<unsigned> planned);
   /// Inserts the barriers that buffers sharing bytes need.
@@ -210,53 +137,7 @@ PlanWorkgroupMemoryPass::placeBuffers(KernelPlan &plan,
                             << " bytes\n");
     return total;
   }
-  auto rangeLength = [&](unsigned i) {
-    const WorkgroupLiveRange &range = plan.buffers[i].range;
-    return range.uses.empty() ? 0 : range.end - range.start;
-  };
-  SmallVector<SmallVector<unsigned>> orders(4, SmallVector<unsigned>(planned));
-  llvm::stable_sort(orders[1], [&](unsigned a, unsigned b) {
-    return plan.buffers[a].bytes > plan.buffers[b].bytes;
-  });
-  llvm::stable_sort(orders[2], [&](unsigned a, unsigned b) {
-    return rangeLength(a) > rangeLength(b);
-  });
-  // Most aligned first: the others fill the gaps their alignment leaves.
-  llvm::stable_sort(orders[3], [&](unsigned a, unsigned b) {
-    const PlannedBuffer &first = plan.buffers[a], &second = plan.buffers[b];
-    return first.alignment != second.alignment
-               ? first.alignment > second.alignment
-               : first.bytes > second.bytes;
-  });
-  [[maybe_unused]] static const char *const orderNames[] = {
-      "program order", "largest first", "longest range first",
-      "most aligned first"};
-  uint64_t best = std::numeric_limits<uint64_t>::max();
-  [[maybe_unused]] unsigned bestOrder = 0;
-  SmallVector<uint64_t> bestOffsets;
-  for (auto [index, order] : llvm::enumerate(orders)) {
-    uint64_t total = placeFirstFit(plan.buffers, order, conflicts);
-    LLVM_DEBUG({
-      llvm::dbgs() << "  first fit, " << orderNames[index] << ": " << total
-                   << " bytes, offsets";
-      for (unsigned i : order)
-        llvm::dbgs() << " #" << i << "@" << plan.buffers[i].offset;
-      llvm::dbgs() << "\n";
-    });
-    if (total < best) {
-      best = total;
-      bestOrder = index;
-      bestOffsets.clear();
-      for (PlannedBuffer &buffer : plan.buffers)
-        bestOffsets.push_back(buffer.offset);
-    }
-  }
-  assert(!bestOffsets.empty() && "planning places two buffers at least");
-  LLVM_DEBUG(llvm::dbgs() << "  chosen: " << orderNames[bestOrder] << ", "
-                          << best << " bytes\n");
-  for (auto [buffer, offset] : llvm::zip(plan.buffers, bestOffsets))
-    buffer.offset = offset;
-  return llvm::alignTo(best, kArenaAlignment);
+  return placeFirstFit(plan, planned, conflicts);
 }
 
 void PlanWorkgroupMemoryPass::addBarriers(KernelPlan &plan,
