@@ -1,7 +1,9 @@
 //===----------------------------------------------------------------------===//
-// The launch wrappers of a cpu kernel (LaunchWrappers.h). run_thread unpacks
-// the params and calls the kernel for the thread the runtime set in the
-// context. run_blocks unpacks them once, then steps through the blocks
+// The launch wrappers of a cpu kernel (LaunchWrappers.h), built with the
+// host-kernel wrapper builder (../HostKernel/KernelWrappers.h) and the cpu
+// rule for an argument: a memref is its descriptor's fields. run_thread
+// unpacks the params and calls the kernel for the thread the runtime set in
+// the context. run_blocks unpacks them once, then steps through the blocks
 // first..last (x fastest), storing each block's id in the context, and runs
 // the block either as the kernel's barrier-free block-wide copy or as three
 // loops over the threads (z outermost, x innermost, the order of CUDA's
@@ -9,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchWrappers.h"
+
+#include "../HostKernel/KernelWrappers.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -31,50 +35,26 @@ constexpr int64_t kContextBlockId = offsetof(GPUMemThreadContext, blockId);
 constexpr int64_t kContextBlockDim = offsetof(GPUMemThreadContext, blockDim);
 constexpr int64_t kContextGridDim = offsetof(GPUMemThreadContext, gridDim);
 
-/// Unpacks mgpuLaunchKernel's params into values of `types`; counts them.
-SmallVector<Value> unpackParams(OpBuilder &builder, Location loc, Value params,
-                                TypeRange types, int64_t &numParams,
-                                const LLVMTypeConverter &converter) {
+/// The cpu target's rule for a kernel argument (hostkernel::ArgumentUnpacker):
+/// a memref is its descriptor's fields (allocated and aligned pointers,
+/// offset, sizes, strides), one param each; an index is an i64 param.
+Value unpackArgument(OpBuilder &builder, Location loc, Type type,
+                     llvm::function_ref<Value(Type)> nextParam,
+                     const LLVMTypeConverter &converter) {
   auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
   auto i64 = builder.getI64Type();
-  auto loadParam = [&](Type type) -> Value {
-    return hostkernel::loadKernelParam(builder, loc, params,
-                                       int32_t(numParams++), type);
-  };
-  SmallVector<Value> values;
-  for (Type type : types) {
-    if (auto memref = dyn_cast<MemRefType>(type)) {
-      SmallVector<Value> fields{loadParam(ptr), loadParam(ptr), loadParam(i64)};
-      for (int64_t i = 0, e = 2 * memref.getRank(); i < e; ++i)
-        fields.push_back(loadParam(i64));
-      Value descriptor =
-          MemRefDescriptor::pack(builder, loc, converter, memref, fields);
-      values.push_back(
-          UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
-              .getResult(0));
-    } else if (isa<IndexType>(type)) {
-      values.push_back(
-          arith::IndexCastOp::create(builder, loc, type, loadParam(i64)));
-    } else {
-      values.push_back(loadParam(type));
-    }
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    SmallVector<Value> fields{nextParam(ptr), nextParam(ptr), nextParam(i64)};
+    for (int64_t i = 0, e = 2 * memref.getRank(); i < e; ++i)
+      fields.push_back(nextParam(i64));
+    Value descriptor =
+        MemRefDescriptor::pack(builder, loc, converter, memref, fields);
+    return UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
+        .getResult(0);
   }
-  return values;
-}
-
-/// The bytes each param that unpackParams reads points to.
-SmallVector<int32_t> paramBytes(Operation *kernel, TypeRange types) {
-  DataLayout layout = DataLayout::closest(kernel);
-  SmallVector<int32_t> bytes;
-  for (Type type : types) {
-    if (auto memref = dyn_cast<MemRefType>(type))
-      bytes.append(3 + 2 * memref.getRank(), 8);
-    else if (isa<IndexType>(type))
-      bytes.push_back(8);
-    else
-      bytes.push_back(int32_t(layout.getTypeSize(type).getFixedValue()));
-  }
-  return bytes;
+  if (isa<IndexType>(type))
+    return arith::IndexCastOp::create(builder, loc, type, nextParam(i64));
+  return nextParam(type);
 }
 
 /// The id of the block after `id` (x fastest, carrying into y and z) in a
@@ -105,48 +85,29 @@ hostkernel::KernelTableEntry gpumem::cpu::createLaunchWrappers(
     const LLVMTypeConverter &converter, llvm::DenseSet<Operation *> &wrappers) {
   Location loc = stub.getLoc();
   MLIRContext *context = stub.getContext();
-  auto ptr = LLVM::LLVMPointerType::get(context);
   auto i64 = IntegerType::get(context, 64);
   TypeRange argTypes = stub.getFunctionType().getInputs();
   OpBuilder builder(stub);
-  int64_t numParams = 0;
-
-  // A wrapper of type (params, ctx, extra...) whose body unpacks the params
-  // into `args` (plus the context), leaving `body` at the end of its entry
-  // block.
-  auto makeWrapper = [&](StringRef prefix, OpBuilder &body,
-                         SmallVector<Value> &args, TypeRange extra = {}) {
-    SmallVector<Type> inputs{ptr, ptr};
-    llvm::append_range(inputs, extra);
-    auto wrapper =
-        func::FuncOp::create(builder, loc, (prefix + stub.getName()).str(),
-                             FunctionType::get(context, inputs, {}));
-    hostkernel::makeInternal(wrapper);
-    wrappers.insert(wrapper);
-    Block *entry = wrapper.addEntryBlock();
-    body.setInsertionPointToStart(entry);
-    numParams = 0;
-    args = unpackParams(body, loc, entry->getArgument(0), argTypes, numParams,
-                        converter);
-    args.push_back(entry->getArgument(1));
-    return wrapper;
+  DataLayout layout = DataLayout::closest(stub);
+  auto unpack = [&](OpBuilder &b, Location loc, Type type,
+                    llvm::function_ref<Value(Type)> nextParam) {
+    return unpackArgument(b, loc, type, nextParam, converter);
   };
 
-  OpBuilder threadBody(context);
-  SmallVector<Value> threadArgs;
-  func::FuncOp runThread =
-      makeWrapper("__gpumem_run_thread_", threadBody, threadArgs);
-  func::CallOp::create(threadBody, loc, impl, threadArgs);
-  func::ReturnOp::create(threadBody, loc);
+  hostkernel::KernelWrapper<func::FuncOp> runThread =
+      hostkernel::createRunThread(
+          builder, loc, ("__gpumem_run_thread_" + stub.getName()).str(), impl,
+          argTypes, layout, unpack);
+  wrappers.insert(runThread.function);
 
   hostkernel::KernelTableEntry entry;
   entry.name = stub.getName().str();
-  entry.runThread = FlatSymbolRefAttr::get(runThread);
+  entry.runThread = FlatSymbolRefAttr::get(runThread.function);
   entry.sharedBytes = sharedBytes;
   // A block-wide copy without barriers runs without fibers.
   entry.needsFibers = fibers && !blockImpl;
-  entry.numParams = int32_t(numParams);
-  entry.paramBytes = paramBytes(stub, argTypes);
+  entry.numParams = int32_t(runThread.paramBytes.size());
+  entry.paramBytes = runThread.paramBytes;
   std::optional<ArrayRef<int32_t>> known = stub.getKnownBlockSize();
   if (known)
     entry.knownBlockSize = {(*known)[0], (*known)[1], (*known)[2]};
@@ -156,10 +117,14 @@ hostkernel::KernelTableEntry gpumem::cpu::createLaunchWrappers(
 
   // runBlocks(params, ctx, first, last): the params are unpacked once, then
   // a loop over the blocks runs each block's code.
-  OpBuilder body(context);
-  SmallVector<Value> args;
-  func::FuncOp runBlocks =
-      makeWrapper("__gpumem_run_blocks_", body, args, {i64, i64});
+  hostkernel::KernelWrapper<func::FuncOp> blocks =
+      hostkernel::createKernelWrapper<func::FuncOp>(
+          builder, loc, ("__gpumem_run_blocks_" + stub.getName()).str(),
+          argTypes, layout, unpack, /*result=*/{}, {i64, i64});
+  wrappers.insert(blocks.function);
+  func::FuncOp runBlocks = blocks.function;
+  OpBuilder &body = blocks.body;
+  SmallVector<Value> &args = blocks.arguments;
   // Nothing but the blocks' own code touches the context while runBlocks
   // runs (the runtime sets it up before and services get it as an
   // argument), so the context is noalias there: LLVM then keeps the thread

@@ -36,6 +36,7 @@
 
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
+#include "../HostKernel/KernelWrappers.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Support/NVIDIATarget.h"
@@ -425,12 +426,6 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     kernel.setSymName("__gpumem_kernel_" + name);
     kernel.setLinkage(LLVM::Linkage::Internal);
 
-    DataLayout dataLayout = DataLayout::closest(kernel);
-    SmallVector<int32_t> paramBytes;
-    for (Type type : original.getParams())
-      paramBytes.push_back(
-          int32_t(dataLayout.getTypeSize(type).getFixedValue()));
-
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     // The stub gpu.launch_func verifies against until serialization.
     auto stub = LLVM::LLVMFuncOp::create(builder, loc, name, original);
@@ -445,20 +440,14 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     std::string runThreadName =
         (coroutine ? "__gpumem_start_coroutine_" : "__gpumem_run_thread_") +
         name;
-    auto runThread = LLVM::LLVMFuncOp::create(
-        builder, loc, runThreadName,
-        LLVM::LLVMFunctionType::get(coroutine ? Type(ptr) : Type(voidType),
-                                    {ptr, ptr}),
-        LLVM::Linkage::Internal);
-    builder.setInsertionPointToStart(runThread.addEntryBlock(builder));
-    SmallVector<Value> args;
-    Value params = runThread.getArgument(0);
-    for (auto [index, type] : llvm::enumerate(original.getParams()))
-      args.push_back(gpumem::hostkernel::loadKernelParam(builder, loc, params,
-                                                         int32_t(index), type));
-    args.push_back(runThread.getArgument(1));
-    auto call = LLVM::CallOp::create(builder, loc, kernel, args);
-    LLVM::ReturnOp::create(builder, loc, call.getResults());
+    auto loadArgument = [](OpBuilder &, Location, Type type,
+                           llvm::function_ref<Value(Type)> nextParam) {
+      return nextParam(type);
+    };
+    gpumem::hostkernel::KernelWrapper<LLVM::LLVMFuncOp> runThread =
+        gpumem::hostkernel::createRunThread(
+            builder, loc, runThreadName, kernel, original.getParams(),
+            DataLayout::closest(kernel), loadArgument);
 
     gpumem::hostkernel::KernelTableEntry entry;
     entry.name = name;
@@ -467,7 +456,7 @@ void LowerNVVMToCPUPass::createKernelEntries() {
     entry.sharedBytes = layout.staticBytes;
     entry.needsFibers = needsFibers.contains(kernel);
     entry.numParams = int32_t(original.getNumParams());
-    entry.paramBytes = paramBytes;
+    entry.paramBytes = runThread.paramBytes;
     entry.chip = chip;
     entry.maxSharedBytes = int64_t(layout.maxSharedBytesPerBlock);
     if (coroutine)
