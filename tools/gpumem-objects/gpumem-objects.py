@@ -7,9 +7,12 @@
   gpumem-objects spirv FILE DIR     write the SPIR-V module of every vulkan
                                     image to DIR (NAME.spv; for spirv-val)
 
-FILE may be '-' for standard input. `smem` asks `ptxas -v` (from $CUDA_HOME,
-/usr/local/cuda or $PATH) when it exists and says so; without ptxas it sums
-the `.shared` declarations of the PTX, which is a module-wide upper bound.
+FILE may be '-' for standard input. `smem` asks `ptxas -v` when it finds
+ptxas and says so; without ptxas it sums the `.shared` declarations of the
+PTX, which is a module-wide upper bound. The ptxas is the one of $CUDA_HOME
+or $CUDA_PATH when set, else the one `gpumem-run --list-targets` reports
+when a gpumem-run is installed next to this script, else the one of
+/usr/local/cuda or $PATH.
 
 Every failure is one line, `gpumem-objects: error: ...`, on stderr: exit
 status 2 for a wrong command line, 1 for anything else (an input that
@@ -82,17 +85,52 @@ def objects(text):
             yield (name, label, obj.group('kind'), unescape(obj.group('data')))
 
 
+def gpumem_run_ptxas():
+    """The ptxas that `gpumem-run --list-targets` names on its cuda line,
+    asking the gpumem-run installed next to this script (symbolic links
+    resolved: build/bin in a build tree, bin/ in an install prefix); None
+    when there is no such gpumem-run, it fails, or it names no ptxas. The
+    line ends in `; ptxas PATH (CUDA MAJOR.MINOR)` when it names one
+    (gpumem::printTargets, lib/Tools/ToolSupport.cpp)."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    tool = os.path.join(here, 'gpumem-run')
+    if not os.access(tool, os.X_OK):
+        return None
+    try:
+        run = subprocess.run([tool, '--list-targets'], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, errors='replace',
+                             timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if run.returncode != 0:
+        return None
+    for line in run.stdout.splitlines():
+        if line.split(' ', 1)[0] != 'cuda':
+            continue
+        # The last "; ptxas " of the line: the driver's message before it
+        # is free text.
+        found = re.match(r'.*; ptxas (.+) \(CUDA \d+\.\d+\)$', line)
+        if found and os.access(found.group(1), os.X_OK):
+            return found.group(1)
+        return None
+    return None
+
+
 def find_ptxas():
-    """The ptxas of $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or $PATH: the
-    order of gpumem's own search (lib/Support/NVIDIATarget.cpp), which
-    `gpumem-run --list-targets` reports. This script does not ask
-    gpumem-run: it is installed on its own and must work without it, and
-    it uses (and reports the failure of) the ptxas the user pointed at even
-    when that one cannot say its release, which gpumem's search skips."""
+    """The ptxas to ask: that of $CUDA_HOME or $CUDA_PATH when it exists
+    (the user's explicit choice, used and its failure reported even when it
+    cannot say its release, which gpumem's own search skips); else the one
+    gpumem-run reports, so that the tools' one search (findCudaToolkit,
+    lib/Support/NVIDIATarget.cpp) decides; else, for a copy installed
+    without gpumem-run or a gpumem-run that names none, the rest of that
+    search's order: /usr/local/cuda, then $PATH."""
     for variable in ('CUDA_HOME', 'CUDA_PATH'):
         root = os.environ.get(variable)
         if root and os.access(os.path.join(root, 'bin', 'ptxas'), os.X_OK):
             return os.path.join(root, 'bin', 'ptxas')
+    reported = gpumem_run_ptxas()
+    if reported:
+        return reported
     if os.access('/usr/local/cuda/bin/ptxas', os.X_OK):
         return '/usr/local/cuda/bin/ptxas'
     return shutil.which('ptxas')
