@@ -1,13 +1,20 @@
 //===----------------------------------------------------------------------===//
 // The cuda-emu lowering of single ops, one rewrite pattern per op
-// (populateNVVMToCPUPatterns): NVVM special registers become loads
-// from the thread context, warp- and block-synchronizing instructions
-// become calls of the runtime's PTX services (their semantics, the clamp and
-// segment mask of shfl.sync included, live in runtime/cpu/PTXWarpOps.cpp),
-// vprintf and __assertfail calls become the runtime's CUDA-compatible
-// services, and fences become host fences.
+// (populateNVVMToCPUPatterns, the entry point; the warp-level ops are in
+// NVVMWarpOps.cpp, what both share in NVVMOpLowering.h):
+//  - NVVM special registers (nvvm.read.ptx.sreg.* ops and intrinsics)
+//    become loads from the thread context (ids, dimensions, dynamic shared
+//    bytes), arithmetic on the linear thread id (lane, warp, lane masks) or
+//    constants (warp size, warps per SM, a cluster of one block);
+//  - block-synchronizing instructions (bar.sync, barrier0) become calls of
+//    the runtime's PTX services (in a coroutine kernel with barriers only, a
+//    store of the barrier's location to ctx->barrierAt), after which a
+//    coroutine kernel suspends;
+//  - vprintf and __assertfail calls become the runtime's CUDA-compatible
+//    services, and fences become sequentially consistent host fences.
 //===----------------------------------------------------------------------===//
 
+#include "NVVMOpLowering.h"
 #include "NVVMToCPU.h"
 
 #include "../HostKernel/HostCode.h"
@@ -22,6 +29,7 @@
 
 using namespace mlir;
 using namespace gpumem::cudaemu;
+using namespace gpumem::cudaemu::nvvmops;
 
 namespace {
 
@@ -64,79 +72,7 @@ bool isKnownRegister(StringRef name) {
       name);
 }
 
-/// Builds the lowering of one op in front of it, in the function `state`
-/// describes.
-class Emitter {
-public:
-  Emitter(PatternRewriter &rewriter, Operation *op,
-          const DeviceFunctionState &state)
-      : op(op), builder(rewriter), loc(op->getLoc()),
-        access(rewriter, loc, state.context), context(state.context),
-        layout(state.layout), coroutine(state.waiting != Waiting::Fibers) {
-    rewriter.setInsertionPoint(op);
-  }
-
-  Value constant(Type type, int64_t value) {
-    return LLVM::ConstantOp::create(builder, loc, type,
-                                    builder.getIntegerAttr(type, value));
-  }
-  Value i32(int64_t value) { return constant(builder.getI32Type(), value); }
-  Value i64(int64_t value) { return constant(builder.getI64Type(), value); }
-  /// An i64 converted to `type` (an integer type).
-  Value fromI64(Value value, Type type) {
-    unsigned width = type.getIntOrFloatBitWidth();
-    if (width == 64)
-      return value;
-    if (width < 64)
-      return LLVM::TruncOp::create(builder, loc, type, value);
-    return LLVM::ZExtOp::create(builder, loc, type, value);
-  }
-  Value toI64(Value value) {
-    Type type = value.getType();
-    if (isa<FloatType>(type))
-      value = LLVM::BitcastOp::create(
-          builder, loc, builder.getIntegerType(type.getIntOrFloatBitWidth()),
-          value);
-    if (value.getType().getIntOrFloatBitWidth() == 64)
-      return value;
-    return LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), value);
-  }
-  Value location() {
-    return gpumem::hostkernel::getLocationString(
-        builder, loc, op->getParentOfType<gpu::GPUModuleOp>());
-  }
-  Value linearThreadId();
-  /// The register as an i64.
-  Value specialRegister(StringRef name);
-  /// services->warpSync; *predicate (an i1) when asked for.
-  Value warpSync(int32_t warpOp, Value mask, Value value, Value b, Value c,
-                 Value *predicate);
-  /// The struct {value, predicate} of ops with a `return ... and is valid`
-  /// form.
-  Value pair(Type structType, Value value, Value predicate) {
-    Value result = LLVM::PoisonOp::create(builder, loc, structType);
-    result = LLVM::InsertValueOp::create(builder, loc, result, value,
-                                         ArrayRef<int64_t>{0});
-    return LLVM::InsertValueOp::create(builder, loc, result, predicate,
-                                       ArrayRef<int64_t>{1});
-  }
-
-  /// In a coroutine kernel, the thread suspends after the op just built.
-  void suspendAfterLastCall() {
-    if (!coroutine)
-      return;
-    Operation *last = &*std::prev(builder.getInsertionPoint());
-    last->setAttr(kSuspendAfterAttr, builder.getUnitAttr());
-  }
-
-  Operation *op;
-  OpBuilder &builder;
-  Location loc;
-  ContextAccess access;
-  Value context;
-  const SharedLayout &layout;
-  bool coroutine;
-};
+} // namespace
 
 Value Emitter::linearThreadId() {
   auto field = [&](int64_t base, int d) {
@@ -208,44 +144,7 @@ Value Emitter::specialRegister(StringRef name) {
   return LLVM::XOrOp::create(builder, loc, le, all); // lanemask.gt
 }
 
-Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
-                        Value c, Value *predicate) {
-  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
-  Value slot;
-  if (predicate) {
-    OpBuilder::InsertionGuard guard(builder);
-    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    builder.setInsertionPointToStart(&func.getBody().front());
-    slot =
-        LLVM::AllocaOp::create(builder, loc, ptr, builder.getI32Type(), i64(1));
-  } else {
-    slot = LLVM::ZeroOp::create(builder, loc, ptr);
-  }
-  Value result =
-      access.call(GPUMEM_RUNTIME_SERVICE(warpSync),
-                  {context, i32(warpOp), mask, value, b, c, slot, location()});
-  if (coroutine) {
-    suspendAfterLastCall();
-    result =
-        access.call(GPUMEM_RUNTIME_SERVICE(warpSyncResult), {context, slot});
-  }
-  if (predicate) {
-    Value raw = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), slot);
-    *predicate = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
-                                      raw, i32(0));
-  }
-  return result;
-}
-
-/// A pattern lowering `Op` in the function `state` describes.
-template <typename Op> class DevicePattern : public OpRewritePattern<Op> {
-public:
-  DevicePattern(MLIRContext *context, DeviceFunctionState &state)
-      : OpRewritePattern<Op>(context), state(state) {}
-
-protected:
-  DeviceFunctionState &state;
-};
+namespace {
 
 /// Replaces `op` by the special register `name` (dotted, without prefix),
 /// or reports that the target has no such register.
@@ -352,158 +251,6 @@ public:
   }
 };
 
-/// nvvm.shfl.sync: services->warpSync, its value truncated back to the
-/// shuffled type, with the valid bit when asked for.
-class ShflLowering : public DevicePattern<NVVM::ShflOp> {
-public:
-  using DevicePattern::DevicePattern;
-
-  LogicalResult matchAndRewrite(NVVM::ShflOp shfl,
-                                PatternRewriter &rewriter) const override {
-    int32_t warpOp = GPUMEM_WARP_SHFL_IDX;
-    switch (shfl.getKind()) {
-    case NVVM::ShflKind::bfly:
-      warpOp = GPUMEM_WARP_SHFL_BFLY;
-      break;
-    case NVVM::ShflKind::up:
-      warpOp = GPUMEM_WARP_SHFL_UP;
-      break;
-    case NVVM::ShflKind::down:
-      warpOp = GPUMEM_WARP_SHFL_DOWN;
-      break;
-    case NVVM::ShflKind::idx:
-      break;
-    }
-    Emitter emit(rewriter, shfl, state);
-    bool withValid = bool(shfl.getReturnValueAndIsValid());
-    Value valid;
-    Value raw = emit.warpSync(
-        warpOp, shfl.getThreadMask(), emit.toI64(shfl.getVal()),
-        shfl.getOffset(), shfl.getMaskAndClamp(), withValid ? &valid : nullptr);
-    Type valueType = shfl.getVal().getType();
-    Value value =
-        LLVM::TruncOp::create(rewriter, emit.loc, rewriter.getI32Type(), raw);
-    if (valueType != value.getType())
-      value = LLVM::BitcastOp::create(rewriter, emit.loc, valueType, value);
-    rewriter.replaceOp(shfl, withValid ? emit.pair(shfl.getType(), value, valid)
-                                       : value);
-    return success();
-  }
-};
-
-/// nvvm.vote.sync: services->warpSync.
-class VoteSyncLowering : public DevicePattern<NVVM::VoteSyncOp> {
-public:
-  using DevicePattern::DevicePattern;
-
-  LogicalResult matchAndRewrite(NVVM::VoteSyncOp vote,
-                                PatternRewriter &rewriter) const override {
-    int32_t warpOp = GPUMEM_WARP_VOTE_BALLOT;
-    switch (vote.getKind()) {
-    case NVVM::VoteSyncKind::any:
-      warpOp = GPUMEM_WARP_VOTE_ANY;
-      break;
-    case NVVM::VoteSyncKind::all:
-      warpOp = GPUMEM_WARP_VOTE_ALL;
-      break;
-    case NVVM::VoteSyncKind::uni:
-      warpOp = GPUMEM_WARP_VOTE_UNI;
-      break;
-    case NVVM::VoteSyncKind::ballot:
-      break;
-    }
-    Emitter emit(rewriter, vote, state);
-    Value raw =
-        emit.warpSync(warpOp, vote.getMask(), emit.toI64(vote.getPred()),
-                      emit.i32(0), emit.i32(0), nullptr);
-    rewriter.replaceOp(vote, emit.fromI64(raw, vote.getType()));
-    return success();
-  }
-};
-
-/// nvvm.redux.sync on integers: services->warpSync.
-class ReduxLowering : public DevicePattern<NVVM::ReduxOp> {
-public:
-  using DevicePattern::DevicePattern;
-
-  LogicalResult matchAndRewrite(NVVM::ReduxOp redux,
-                                PatternRewriter &rewriter) const override {
-    int32_t warpOp = GPUMEM_WARP_REDUX_ADD;
-    switch (redux.getKind()) {
-    case NVVM::ReduxKind::ADD:
-      break;
-    case NVVM::ReduxKind::MIN:
-      warpOp = GPUMEM_WARP_REDUX_MIN;
-      break;
-    case NVVM::ReduxKind::MAX:
-      warpOp = GPUMEM_WARP_REDUX_MAX;
-      break;
-    case NVVM::ReduxKind::UMIN:
-      warpOp = GPUMEM_WARP_REDUX_UMIN;
-      break;
-    case NVVM::ReduxKind::UMAX:
-      warpOp = GPUMEM_WARP_REDUX_UMAX;
-      break;
-    case NVVM::ReduxKind::AND:
-      warpOp = GPUMEM_WARP_REDUX_AND;
-      break;
-    case NVVM::ReduxKind::OR:
-      warpOp = GPUMEM_WARP_REDUX_OR;
-      break;
-    case NVVM::ReduxKind::XOR:
-      warpOp = GPUMEM_WARP_REDUX_XOR;
-      break;
-    default:
-      state.failed = true;
-      return redux->emitOpError()
-             << "on floating-point values has no lowering on the cuda-emu "
-                "target";
-    }
-    Emitter emit(rewriter, redux, state);
-    Value raw = emit.warpSync(warpOp, redux.getMaskAndClamp(),
-                              emit.toI64(redux.getVal()), emit.i32(0),
-                              emit.i32(0), nullptr);
-    rewriter.replaceOp(redux, emit.fromI64(raw, redux.getType()));
-    return success();
-  }
-};
-
-/// nvvm.match.sync: services->warpSync, with the predicate of `all`.
-class MatchSyncLowering : public DevicePattern<NVVM::MatchSyncOp> {
-public:
-  using DevicePattern::DevicePattern;
-
-  LogicalResult matchAndRewrite(NVVM::MatchSyncOp match,
-                                PatternRewriter &rewriter) const override {
-    Emitter emit(rewriter, match, state);
-    bool all = match.getKind() == NVVM::MatchSyncKind::all;
-    Value predicate;
-    Value raw =
-        emit.warpSync(all ? GPUMEM_WARP_MATCH_ALL : GPUMEM_WARP_MATCH_ANY,
-                      match.getThreadMask(), emit.toI64(match.getVal()),
-                      emit.i32(0), emit.i32(0), all ? &predicate : nullptr);
-    Value mask = emit.fromI64(raw, rewriter.getI32Type());
-    rewriter.replaceOp(match, all ? emit.pair(match.getType(), mask, predicate)
-                                  : mask);
-    return success();
-  }
-};
-
-/// nvvm.bar.warp.sync: services->warpSync.
-class SyncWarpLowering : public DevicePattern<NVVM::SyncWarpOp> {
-public:
-  using DevicePattern::DevicePattern;
-
-  LogicalResult matchAndRewrite(NVVM::SyncWarpOp sync,
-                                PatternRewriter &rewriter) const override {
-    Emitter emit(rewriter, sync, state);
-    emit.warpSync(GPUMEM_WARP_SYNC, sync.getMask(), emit.i64(0), emit.i32(0),
-                  emit.i32(0), nullptr);
-    rewriter.eraseOp(sync);
-    return success();
-  }
-};
-
 /// nvvm.membar and nvvm.fence.sc.cluster: a sequentially consistent host
 /// fence.
 template <typename FenceOp>
@@ -594,8 +341,8 @@ void gpumem::cudaemu::populateNVVMToCPUPatterns(RewritePatternSet &patterns,
   else
     patterns.add<Barrier0Lowering>(context, state);
   patterns
-      .add<SpecialRegisterIntrinsicLowering, BarrierLowering, ShflLowering,
-           VoteSyncLowering, ReduxLowering, MatchSyncLowering, SyncWarpLowering,
+      .add<SpecialRegisterIntrinsicLowering, BarrierLowering,
            FenceLowering<NVVM::MembarOp>, FenceLowering<NVVM::FenceScClusterOp>,
            VprintfLowering, AssertFailLowering>(context, state);
+  populateWarpOpPatterns(patterns, state);
 }
