@@ -12,9 +12,9 @@
 //     in their own body), and move allocas to the entry block (coroutine
 //     frames hold only static allocas). Recursion, a dynamic alloca or
 //     stack save/restore leave the kernel on fibers.
-//  2. (NVVMOps.cpp) Each barrier or warp operation becomes its runtime
-//     service call, marked to suspend after it; a warp operation's result is
-//     read after the resumption.
+//  2. (NVVMOps.cpp, NVVMWarpOps.cpp) Each barrier or warp operation
+//     becomes its runtime service call, marked to suspend after it; a warp
+//     operation's result is read after the resumption.
 //  3. Here: the kernel becomes an LLVM switch-resumed coroutine. Its frame
 //     comes from the runtime (services->coroutineFrame), it suspends after
 //     every marked call, and each return becomes services->coroutineReturned
