@@ -460,9 +460,16 @@ static std::string probeVulkan(std::string &detail) {
            "any machine)";
   auto subgroupSize =
       reinterpret_cast<int (*)()>(vulkanProbe("gpumemVulkanSubgroupSize"));
-  detail = std::string(kind == 2 ? "GPU" : "CPU implementation") +
-           ", subgroup size " +
-           std::to_string(subgroupSize ? subgroupSize() : 0);
+  auto deviceName = reinterpret_cast<size_t (*)(char *, size_t)>(
+      vulkanProbe("gpumemVulkanDeviceName"));
+  // Which device, quoted: names have commas ("llvmpipe (LLVM 15.0.6, 256
+  // bits)"). Vulkan caps them at 256 bytes, NUL included.
+  char name[256] = "";
+  detail = kind == 2 ? "GPU" : "CPU implementation";
+  if (deviceName && deviceName(name, sizeof(name)) > 0)
+    detail += std::string(" \"") + name + "\"";
+  detail +=
+      ", subgroup size " + std::to_string(subgroupSize ? subgroupSize() : 0);
   if (int64_t bytes = gpumem::vulkanMaxSharedMemory(); bytes > 0)
     detail += ", workgroup memory " + std::to_string(bytes) + " bytes";
   return "";

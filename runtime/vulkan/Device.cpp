@@ -1,6 +1,7 @@
 //===----------------------------------------------------------------------===//
 // Choosing and creating the Vulkan device, and the probes the tools use
-// (gpumemVulkanDeviceKind, gpumemVulkanMaxSharedMemory).
+// (gpumemVulkanDeviceKind, gpumemVulkanSubgroupSize, gpumemVulkanDeviceName,
+// gpumemVulkanMaxSharedMemory).
 //
 // The choice: mgpuSetDefaultDevice's index when it came before the first
 // use, else $GPUMEM_VULKAN_DEVICE, else the first device with a compute
@@ -393,9 +394,21 @@ extern "C" int gpumemVulkanSubgroupSize(void) {
                  .subgroupSize);
 }
 
-/// The workgroup memory a workgroup of the device gpumem would use may
-/// have (maxComputeSharedMemorySize), or 0 without one: the tools compile
-/// for it when the program runs here.
+extern "C" size_t gpumemVulkanDeviceName(char *buffer, size_t size) {
+  VkPhysicalDevice physical = probedDevice();
+  if (!physical)
+    return 0;
+  VkPhysicalDeviceProperties properties;
+  vk.vkGetPhysicalDeviceProperties(physical, &properties);
+  size_t length = strnlen(properties.deviceName, sizeof(properties.deviceName));
+  if (size > 0) {
+    size_t copied = length < size - 1 ? length : size - 1;
+    std::memcpy(buffer, properties.deviceName, copied);
+    buffer[copied] = '\0';
+  }
+  return length;
+}
+
 extern "C" int64_t gpumemVulkanMaxSharedMemory(void) {
   VkPhysicalDevice physical = probedDevice();
   if (!physical)

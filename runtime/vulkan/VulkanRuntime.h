@@ -1,8 +1,9 @@
 //===----------------------------------------------------------------------===//
 // The C ABI of libgpumem_vulkan_runtime.so: the mgpu* functions of
 // gpumem/Runtime/MGPU.h, implemented on Vulkan compute (libvulkan.so.1
-// loaded with dlopen on first use), and the device probes
-// gpumemVulkanDeviceKind and gpumemVulkanSubgroupSize. Modules are images
+// loaded with dlopen on first use), and the device probes the tools use
+// (gpumemVulkanDevice*, gpumemVulkanSubgroupSize,
+// gpumemVulkanMaxSharedMemory). Modules are images
 // in the format of gpumem/Runtime/VulkanKernelABI.h.
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,15 @@ GPUMEM_MGPU_EXPORT int gpumemVulkanDeviceKind(void);
 /// there is none. What the pipeline option subgroup-size must be for
 /// kernels with subgroup operations to run there.
 GPUMEM_MGPU_EXPORT int gpumemVulkanSubgroupSize(void);
+/// That device's name (VkPhysicalDeviceProperties::deviceName, e.g.
+/// "llvmpipe (LLVM 15.0.6, 256 bits)") copied into `buffer` of `size`
+/// bytes, cut short and always NUL-terminated when size > 0, without ever
+/// exiting; returns the name's full length, 0 when there is no device.
+GPUMEM_MGPU_EXPORT size_t gpumemVulkanDeviceName(char *buffer, size_t size);
+/// The workgroup memory a workgroup of that device may have
+/// (maxComputeSharedMemorySize), without ever exiting; 0 when there is
+/// none. The tools compile for it when the program runs here.
+GPUMEM_MGPU_EXPORT int64_t gpumemVulkanMaxSharedMemory(void);
 
 /* How this runtime implements the mgpu* ABI of gpumem/Runtime/MGPU.h:
  *  - mgpuModuleLoad: a gpumem Vulkan kernel image, validated in full
