@@ -40,7 +40,8 @@ FuncOpT createFunction(OpBuilder &builder, Location loc, StringRef name,
     Type returned =
         result ? result : LLVM::LLVMVoidType::get(builder.getContext());
     return LLVM::LLVMFuncOp::create(
-        builder, loc, name, LLVM::LLVMFunctionType::get(returned, SmallVector<Type>(inputs)),
+        builder, loc, name,
+        LLVM::LLVMFunctionType::get(returned, SmallVector<Type>(inputs)),
         LLVM::Linkage::Internal);
   }
 }
@@ -100,12 +101,12 @@ gpumem::hostkernel::KernelWrapper<FuncOpT> gpumem::hostkernel::createRunThread(
   KernelWrapper<FuncOpT> wrapper = createKernelWrapper<FuncOpT>(
       builder, loc, name, argumentTypes, layout, unpack, result);
   if constexpr (std::is_same_v<FuncOpT, func::FuncOp>) {
-    auto call = func::CallOp::create(wrapper.body, loc, kernel,
-                                     wrapper.arguments);
+    auto call =
+        func::CallOp::create(wrapper.body, loc, kernel, wrapper.arguments);
     func::ReturnOp::create(wrapper.body, loc, call.getResults());
   } else {
-    auto call = LLVM::CallOp::create(wrapper.body, loc, kernel,
-                                     wrapper.arguments);
+    auto call =
+        LLVM::CallOp::create(wrapper.body, loc, kernel, wrapper.arguments);
     LLVM::ReturnOp::create(wrapper.body, loc, call.getResults());
   }
   return wrapper;
