@@ -1,0 +1,143 @@
+//===----------------------------------------------------------------------===//
+// Loading HIP: dlopen, one dlsym per line of HIPSymbols.def (a missing
+// symbol is an error), hipInit(0), hipGetDeviceCount. The HIP table lives
+// in a function-local static pointer, initialised once under the compiler's
+// guard and never destroyed, so it is safe from the priority-123
+// constructors that load modules and from the destructors that unload them
+// at exit. The library is never dlclose'd.
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "Support.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+namespace gpumem::rocm {
+
+namespace {
+
+constexpr const char *defaultLibraryPath = "libamdhip64.so.5";
+
+/// Names of the results the runtime may meet, for a HIP whose
+/// hipGetErrorName does not know them.
+const char *knownName(hipError_t result) {
+  switch (result) {
+#define NAME(value)                                                            \
+  case value:                                                                  \
+    return #value;
+    NAME(hipSuccess)
+    NAME(hipErrorInvalidValue)
+    NAME(hipErrorOutOfMemory)
+    NAME(hipErrorNotInitialized)
+    NAME(hipErrorDeinitialized)
+    NAME(hipErrorInvalidConfiguration)
+    NAME(hipErrorInsufficientDriver)
+    NAME(hipErrorInvalidDeviceFunction)
+    NAME(hipErrorNoDevice)
+    NAME(hipErrorInvalidDevice)
+    NAME(hipErrorInvalidImage)
+    NAME(hipErrorInvalidContext)
+    NAME(hipErrorNoBinaryForGpu)
+    NAME(hipErrorInvalidKernelFile)
+    NAME(hipErrorSharedObjectInitFailed)
+    NAME(hipErrorInvalidHandle)
+    NAME(hipErrorNotFound)
+    NAME(hipErrorIllegalAddress)
+    NAME(hipErrorLaunchOutOfResources)
+    NAME(hipErrorContextIsDestroyed)
+    NAME(hipErrorHostMemoryAlreadyRegistered)
+    NAME(hipErrorHostMemoryNotRegistered)
+    NAME(hipErrorLaunchFailure)
+    NAME(hipErrorNotSupported)
+    NAME(hipErrorUnknown)
+#undef NAME
+  default:
+    return nullptr;
+  }
+}
+
+std::string describeWith(const HIP &api, hipError_t result) {
+  // HIP names a code it does not know "hipErrorUnknown": keep the runtime's
+  // own name, or the number, then.
+  const char *name = api.hipGetErrorName(result);
+  if (!name || !*name ||
+      (result != hipErrorUnknown && std::strcmp(name, "hipErrorUnknown") == 0))
+    name = knownName(result);
+  const char *description = api.hipGetErrorString(result);
+  std::string text;
+  if (name)
+    text = name;
+  else
+    text = "HIP error " + std::to_string(result);
+  if (description && *description &&
+      !(name && std::strcmp(description, name) == 0))
+    text += std::string(": ") + description;
+  else if (name)
+    text += " (" + std::to_string(result) + ")";
+  return text;
+}
+
+[[noreturn]] void noDevice(const char *path) {
+  fatal("no AMD GPU found (HIP runtime %s); the rocm target needs a GPU "
+        "that ROCm supports, with the amdgpu kernel driver loaded and "
+        "/dev/kfd accessible",
+        path);
+}
+
+const HIP *load() {
+  auto *api = new HIP;
+  const char *path = std::getenv("GPUMEM_HIP_LIBRARY");
+  if (!path || !*path)
+    path = defaultLibraryPath;
+  api->path = path;
+  dlerror();
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!library)
+    fatal("no HIP runtime found (%s): %s; the rocm runtime needs HIP 5.2 or "
+          "newer (Debian: libamdhip64-5)",
+          path, dlerror());
+#define GPUMEM_HIP_SYMBOL(name, parameters)                                    \
+  api->name = reinterpret_cast<decltype(api->name)>(dlsym(library, #name));    \
+  if (!api->name)                                                              \
+    fatal("the HIP runtime %s has no %s; gpumem needs HIP 5.2 or newer", path, \
+          #name);
+#define GPUMEM_HIP_TEXT_SYMBOL GPUMEM_HIP_SYMBOL
+#include "HIPSymbols.def"
+  hipError_t result = api->hipInit(0);
+  if (result == hipErrorNoDevice)
+    noDevice(path);
+  if (result != hipSuccess)
+    fatal("hipInit failed (HIP runtime %s): %s", path,
+          describeWith(*api, result).c_str());
+  result = api->hipGetDeviceCount(&api->deviceCount);
+  if (result == hipErrorNoDevice)
+    noDevice(path);
+  if (result != hipSuccess)
+    fatal("hipGetDeviceCount failed: %s", describeWith(*api, result).c_str());
+  if (api->deviceCount <= 0)
+    noDevice(path);
+  return api;
+}
+
+} // namespace
+
+const HIP &hip() {
+  static const HIP *loaded = load();
+  return *loaded;
+}
+
+std::string describe(hipError_t result) { return describeWith(hip(), result); }
+
+void check(hipError_t result, const char *call) {
+  if (result != hipSuccess)
+    fatal("%s failed: %s", call, describe(result).c_str());
+}
+
+void checkRelease(hipError_t result, const char *call) {
+  if (!shutDown(result))
+    check(result, call);
+}
+
+} // namespace gpumem::rocm
