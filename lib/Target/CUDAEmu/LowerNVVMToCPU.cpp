@@ -23,8 +23,8 @@
 //     host memory); a shared global's address is ctx->sharedMemory plus its
 //     offset, the extern array's ctx->dynamicSharedMemory.
 //  6. A kernel with barriers or warp operations becomes a coroutine when
-//     its synchronizing callees inline (NVVMCoroutines.cpp); else it runs
-//     on fibers.
+//     its synchronizing callees inline (../HostKernel/Coroutines.cpp); else it
+//     runs on fibers.
 //  7. Each kernel K becomes __gpumem_kernel_K plus __gpumem_run_thread_K
 //     (or __gpumem_start_coroutine_K), which unpacks mgpuLaunchKernel's
 //     parameters; K stays an empty stub for gpu.launch_func to verify
@@ -96,8 +96,8 @@ private:
   std::string chip = "sm_90";
   SmallVector<LLVM::LLVMFuncOp> kernels;
   llvm::DenseSet<Operation *> needsFibers;
-  /// Kernels that run as coroutines (NVVMCoroutines.cpp), and those of them
-  /// whose only synchronization is nvvm.barrier0.
+  /// Kernels that run as coroutines (../HostKernel/Coroutines.cpp), and those
+  /// of them whose only synchronization is nvvm.barrier0.
   llvm::DenseSet<Operation *> coroutineKernels, barrierOnlyKernels;
   /// Offsets of static shared globals; extern arrays map to -1.
   llvm::StringMap<int64_t> sharedOffsets;

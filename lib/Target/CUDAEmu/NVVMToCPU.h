@@ -1,7 +1,8 @@
 //===----------------------------------------------------------------------===//
 // What the parts of the cuda-emu device lowering (gpumem-lower-nvvm-to-cpu)
-// share: the module's shared memory layout, LLVM-level access to the thread
-// context, and the per-op and libdevice lowerings.
+// share: NVPTX's address spaces, the per-op and libdevice lowerings; the
+// state of a device function and the coroutine form of kernels are the
+// host-kernel layer's (../HostKernel/DeviceFunctions.h).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_LIB_TARGET_CUDAEMU_NVVMTOCPU_H
@@ -12,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "../HostKernel/DeviceFunctions.h"
 #include "../HostKernel/HostCode.h"
 
 #include <cstdint>
@@ -22,15 +24,9 @@ namespace gpumem::cudaemu {
 constexpr unsigned kSharedAddressSpace = 3;
 constexpr unsigned kLocalAddressSpace = 5;
 
-/// What the op lowerings need to know of the module and its chip.
-struct SharedLayout {
-  /// Static shared bytes, rounded so that the extern array that follows
-  /// them is aligned.
-  int64_t staticBytes = 0;
-  uint64_t maxSharedBytesPerBlock = 0;
-  /// %nwarpid: warps an SM of the chip holds.
-  int64_t maxWarpsPerSM = 64;
-};
+using hostkernel::DeviceFunctionState;
+using hostkernel::SharedLayout;
+using hostkernel::Waiting;
 
 /// %nwarpid of `chip` (sm_XY): its resident threads per SM / 32.
 int64_t maxWarpsPerSM(llvm::StringRef chip);
@@ -44,29 +40,6 @@ bool isSpecialRegisterIntrinsic(llvm::StringRef intrinsic);
 /// The thread context accesses the GPU-to-CPU lowering uses too.
 using ContextAccess = gpumem::hostkernel::ContextAccess;
 
-/// How a function's barriers and warp operations wait for other threads.
-enum class Waiting {
-  /// The runtime service switches fibers.
-  Fibers,
-  /// The function is a coroutine kernel: the service call is marked
-  /// kSuspendAfterAttr, and a warp operation's result is read after it with
-  /// warpSyncResult.
-  Coroutine,
-  /// A coroutine kernel with block-wide barriers only: a barrier stores its
-  /// location in ctx->barrierAt (marked kSuspendAfterAttr), no service call.
-  BarrierCoroutine,
-};
-
-/// What the op lowerings of one function need to know of it.
-struct DeviceFunctionState {
-  /// Its GPUMemThreadContext argument.
-  mlir::Value context;
-  SharedLayout layout;
-  Waiting waiting = Waiting::Fibers;
-  /// Set by a pattern that reported, at its op, why the op has no lowering.
-  bool failed = false;
-};
-
 /// Patterns that lower, in the function `state` describes, NVVM ops,
 /// special-register intrinsics, and calls to vprintf and __assertfail, one
 /// pattern per op (NVVMOps.cpp). They build their lowering in front of the
@@ -75,24 +48,9 @@ struct DeviceFunctionState {
 void populateNVVMToCPUPatterns(mlir::RewritePatternSet &patterns,
                                DeviceFunctionState &state);
 
-/// Marks the runtime calls after which a coroutine kernel suspends.
-constexpr llvm::StringLiteral kSuspendAfterAttr = "gpumem.suspend_after";
-
-/// Prepares `kernel` to become a coroutine: inlines, transitively, every
-/// call of a function for which `synchronizes` holds, so that all its
-/// barriers and warp operations are in the kernel itself, and moves its
-/// constant-size allocas to the entry block. Fails (leaving the kernel
-/// correct for fibers) on recursion, dynamic allocas or stack save/restore.
-mlir::LogicalResult inlineSynchronizingCalls(
-    mlir::LLVM::LLVMFuncOp kernel,
-    llvm::function_ref<bool(mlir::Operation *)> synchronizes);
-
-/// Makes `kernel` (lowered, its last argument the context) an LLVM
-/// switch-resumed coroutine: its frame comes from services->coroutineFrame,
-/// it suspends after every call marked kSuspendAfterAttr, and instead of
-/// returning it calls services->coroutineReturned and suspends for good.
-/// It then returns its handle.
-void makeCoroutine(mlir::LLVM::LLVMFuncOp kernel);
+using hostkernel::inlineSynchronizingCalls;
+using hostkernel::kSuspendAfterAttr;
+using hostkernel::makeCoroutine;
 
 /// Renames libdevice's __nv_* declarations to the libm functions with the
 /// same results, and checks that every other declared function is one the

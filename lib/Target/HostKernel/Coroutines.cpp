@@ -1,20 +1,21 @@
 //===----------------------------------------------------------------------===//
-// Kernels with barriers or warp operations as stackless coroutines
-// (cuda-emu target).
+// Kernels with barriers or warp operations as stackless coroutines, for the
+// targets that run GPU device code on host cores (cuda-emu).
 //
 // A thread that waits at a barrier must let the other threads of its block
 // run. Fibers do that by switching stacks, which costs two context switches
 // per thread and barrier; a coroutine returns to the runtime's scheduler
 // instead, its live values kept in a small frame, and is resumed by a call.
-// Algorithm, on a kernel in NVVM form:
+// Algorithm, on a kernel in its GPU dialect's form (NVVM for cuda-emu):
 //  1. Inline every call that reaches a barrier or warp operation, so that
 //     all suspension points are in the kernel (LLVM coroutines suspend only
 //     in their own body), and move allocas to the entry block (coroutine
 //     frames hold only static allocas). Recursion, a dynamic alloca or
 //     stack save/restore leave the kernel on fibers.
-//  2. (NVVMOps.cpp, NVVMWarpOps.cpp) Each barrier or warp operation
-//     becomes its runtime service call, marked to suspend after it; a warp
-//     operation's result is read after the resumption.
+//  2. (The target's op patterns: cuda-emu's NVVMOps.cpp, NVVMWarpOps.cpp)
+//     Each barrier or warp operation becomes its runtime service call,
+//     marked to suspend after it; a warp operation's result is read after
+//     the resumption.
 //  3. Here: the kernel becomes an LLVM switch-resumed coroutine. Its frame
 //     comes from the runtime (services->coroutineFrame), it suspends after
 //     every marked call, and each return becomes services->coroutineReturned
@@ -22,7 +23,9 @@
 //     pipeline that compiles the module, makes the ramp and resume functions.
 //===----------------------------------------------------------------------===//
 
-#include "NVVMToCPU.h"
+#include "DeviceFunctions.h"
+
+#include "HostCode.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -34,7 +37,7 @@
 #include <cstddef>
 
 using namespace mlir;
-using namespace gpumem::cudaemu;
+using namespace gpumem::hostkernel;
 
 /// Moves every alloca of a constant size to the kernel's entry block: LLVM's
 /// coroutine frames hold only such static allocas. An alloca in a loop then
@@ -67,7 +70,7 @@ static LogicalResult hoistAllocas(LLVM::LLVMFuncOp kernel) {
   return success();
 }
 
-LogicalResult gpumem::cudaemu::inlineSynchronizingCalls(
+LogicalResult gpumem::hostkernel::inlineSynchronizingCalls(
     LLVM::LLVMFuncOp kernel, function_ref<bool(Operation *)> synchronizes) {
   MLIRContext *context = kernel.getContext();
   InlinerInterface interface(context);
@@ -102,7 +105,7 @@ LogicalResult gpumem::cudaemu::inlineSynchronizingCalls(
   return failure();
 }
 
-void gpumem::cudaemu::makeCoroutine(LLVM::LLVMFuncOp kernel) {
+void gpumem::hostkernel::makeCoroutine(LLVM::LLVMFuncOp kernel) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   Region &body = kernel.getBody();
