@@ -59,13 +59,15 @@ const char *knownName(hipError_t result) {
 }
 
 std::string describeWith(const HIP &api, hipError_t result) {
-  // HIP names a code it does not know "hipErrorUnknown": keep the runtime's
-  // own name, or the number, then.
+  // HIP names a code it does not know "hipErrorUnknown", and describes it
+  // as unknown: keep the runtime's own name, or the number, then.
   const char *name = api.hipGetErrorName(result);
+  const char *description = nullptr;
   if (!name || !*name ||
       (result != hipErrorUnknown && std::strcmp(name, "hipErrorUnknown") == 0))
     name = knownName(result);
-  const char *description = api.hipGetErrorString(result);
+  else
+    description = api.hipGetErrorString(result);
   std::string text;
   if (name)
     text = name;

@@ -67,6 +67,7 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
 
 extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
   (void)data;
+  hip(); // without HIP, the error every entry point gives
   fatal("mgpuModuleLoadJIT (optimization level %d): the rocm runtime has no "
         "JIT; HIP loads HSA code objects, so compile the gpu.module to a "
         "binary (gpu-module-to-binary format=bin)",
