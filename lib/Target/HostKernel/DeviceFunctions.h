@@ -24,6 +24,8 @@ struct SharedLayout {
   uint64_t maxSharedBytesPerBlock = 0;
   /// Warps (wavefronts) a multiprocessor (compute unit) of the chip holds.
   int64_t maxWarpsPerSM = 64;
+  /// Lanes of a warp (wavefront) of the chip: 32, or 64 on AMD's wave64.
+  int64_t warpSize = 32;
 };
 
 /// How a function's barriers and warp operations wait for other threads.
