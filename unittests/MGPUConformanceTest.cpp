@@ -4,8 +4,9 @@
 // CMake passes in and reached only through the functions MGPU.h declares,
 // looked up by name. The cpu runtime runs as it is, the cuda runtime on the
 // fake driver (CUDARuntimeFakeDriver.cpp, through GPUMEM_CUDA_DRIVER), the
-// vulkan runtime on the machine's Vulkan device (lavapipe where there is no
-// GPU; skipped where there is none).
+// rocm runtime on the fake HIP (ROCmRuntimeFakeHIP.cpp, through
+// GPUMEM_HIP_LIBRARY), the vulkan runtime on the machine's Vulkan device
+// (lavapipe where there is no GPU; skipped where there is none).
 //
 // What is checked: allocation, copies host -> device -> host and fills with
 // their exact contents (element counts, bytes around left alone); that
@@ -16,8 +17,8 @@
 // module load, lookup and unload with each runtime's test module. What one
 // runtime does beyond this (fibers, the driver calls, staging) is tested
 // by that runtime's own tests. The null stream's ordering against other
-// streams is not checked here: the cuda runtime's streams are
-// non-blocking, so on a GPU they do not wait for the legacy stream.
+// streams is not checked here: the cuda and rocm runtimes' streams are
+// non-blocking, so on a GPU they do not wait for the null stream.
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntimeTestSupport.h"
@@ -139,6 +140,14 @@ std::vector<char> cudaModule() {
   return std::vector<char>(text, text + sizeof(text));
 }
 
+void prepareRocm() {
+  setenv("GPUMEM_HIP_LIBRARY", GPUMEM_FAKE_HIP, 1);
+  unsetenv("GPUMEM_ROCM_DEVICE");
+}
+/// A module of the fake HIP: NUL-terminated text naming its kernels, as
+/// for the fake CUDA driver.
+std::vector<char> rocmModule() { return cudaModule(); }
+
 const char *vulkanUnavailable(const MGPU &runtime) {
   auto deviceKind = reinterpret_cast<int (*)()>(
       dlsym(runtime.library, "gpumemVulkanDeviceKind"));
@@ -154,6 +163,8 @@ const Runtime runtimes[] = {
     {"cpu", GPUMEM_CPU_RUNTIME, prepareNothing, alwaysAvailable, cpuModule,
      "saxpy"},
     {"cuda", GPUMEM_CUDA_RUNTIME, prepareCuda, alwaysAvailable, cudaModule,
+     "conformance_kernel"},
+    {"rocm", GPUMEM_ROCM_RUNTIME, prepareRocm, alwaysAvailable, rocmModule,
      "conformance_kernel"},
     {"vulkan", GPUMEM_VULKAN_RUNTIME, prepareNothing, vulkanUnavailable,
      vulkanModule, "add"},
