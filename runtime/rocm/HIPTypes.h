@@ -5,7 +5,8 @@
 // number is HIP 5.2's (hip_runtime_api.h and driver_types.h of rocm-5.2.0,
 // the HIP of Debian's libamdhip64-5). hipDeviceAttribute_t was renumbered in
 // HIP 5.0 (CUDA-compatible attributes from 0 in alphabetical order, AMD's
-// own from 10000); these are the 5.x numbers, which later releases keep.
+// own from 10000); these are the 5.x numbers, which later releases keep
+// (decision 99).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_ROCM_HIPTYPES_H

@@ -9,8 +9,9 @@
 // that names the kernel and the sizes, before HIP is asked; so is a block or
 // grid beyond the device's limits (CUDALaunchLimits.h, the same checks and
 // messages as the cuda runtime's), which HIP would answer with
-// hipErrorInvalidValue or hipErrorInvalidConfiguration alone. What HIP
-// refuses is reported with its own name and description of the error.
+// hipErrorInvalidValue or hipErrorInvalidConfiguration alone (decision
+// 102). What HIP refuses is reported with its own name and description of
+// the error.
 //===----------------------------------------------------------------------===//
 
 #include "CUDALaunchLimits.h"

@@ -5,15 +5,16 @@
 //
 // Allocation: managed memory (hipMallocManaged, hipMemAttachGlobal) when the
 // host shares it, else hipMalloc, also when a stream is given: HIP 5.2's
-// stream-ordered allocator (hipMallocAsync) is a preview, so the runtime
-// does not rely on it. Free on a stream waits for the stream, then hipFree.
-// Running out of memory reports the bytes asked and what hipMemGetInfo
-// says is free. Host registration (hipHostRegister, mapped and portable)
-// of a memref covers every byte the descriptor can address; kernels get the
-// host's pointers, so a device that maps registered memory at other
-// addresses (hipHostGetDevicePointer) is refused with a message rather
-// than given pointers it cannot use. Managed memory hints do nothing on a
-// device without concurrent managed access, where HIP rejects them.
+// stream-ordered allocator (hipMallocAsync) is new there and marked beta,
+// so the runtime does not rely on it (decision 100). Free on a stream waits for
+// the stream, then hipFree. Running out of memory reports the bytes asked and
+// what hipMemGetInfo says is free. Host registration (hipHostRegister, mapped
+// and portable) of a memref covers every byte the descriptor can address;
+// kernels get the host's pointers, so a device that maps registered memory at
+// other addresses (hipHostGetDevicePointer) is refused with a message rather
+// than given pointers it cannot use (decision 101). Managed memory hints do
+// nothing on a device without concurrent managed access, where HIP rejects
+// them.
 //===----------------------------------------------------------------------===//
 
 #include "Device.h"
