@@ -142,6 +142,25 @@ $)";
       ExitedWithCode(1), expected);
 }
 
+TEST_F(ROCmRuntimeInitDeathTest, RealHIPWithoutAGPU) {
+  void *library = dlopen("libamdhip64.so.5", RTLD_LAZY | RTLD_LOCAL);
+  if (!library)
+    GTEST_SKIP() << "this machine has no libamdhip64.so.5";
+  dlclose(library);
+  if (access("/dev/kfd", F_OK) == 0)
+    GTEST_SKIP() << "this machine has /dev/kfd";
+  EXPECT_EXIT(
+      {
+        unsetenv("GPUMEM_HIP_LIBRARY");
+        mgpuMemAlloc(16, nullptr, false);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: error: no AMD GPU found \(HIP runtime libamdhip64\.so\.5\); )"
+      R"(the rocm target needs a GPU that ROCm supports, with the amdgpu )"
+      R"(kernel driver loaded and /dev/kfd accessible
+$)");
+}
+
 TEST_F(ROCmRuntimeInitDeathTest, InitFails) {
   // hipErrorInsufficientDriver is a code the fake's hipGetErrorName does not
   // know: the runtime names it itself.

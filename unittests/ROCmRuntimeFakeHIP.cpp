@@ -257,8 +257,9 @@ FAKE_EXPORT hipError_t hipInit(unsigned flags) {
   std::lock_guard<std::mutex> lock(fake.mutex);
   if (fake.initResult >= 0)
     return fake.initResult;
+  // What HIP 5.2 answers on a machine without a GPU (or /dev/kfd).
   if (fake.deviceCount == 0)
-    return hipErrorNoDevice;
+    return hipErrorInvalidDevice;
   if (!fake.initialized) {
     fake.initialized = true;
     // Like HIP, shut down at exit, before the destructors that run from the

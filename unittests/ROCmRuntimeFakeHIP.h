@@ -39,7 +39,8 @@ int fakeHipCallLogSize(void);
 int fakeHipCallLogEntry(int index, FakeHipCall *call);
 
 /// From hipInit on: the number of devices (default 1). With 0 devices,
-/// hipInit returns hipErrorNoDevice, as HIP does.
+/// hipInit returns hipErrorInvalidDevice and hipGetDeviceCount
+/// hipErrorNoDevice, as HIP 5.2 does on a machine without a GPU.
 void fakeHipSetDeviceCount(int count);
 /// What hipInit returns, whatever the device count; -1 (the default) for
 /// the behaviour above.

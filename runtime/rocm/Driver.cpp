@@ -1,6 +1,7 @@
 //===----------------------------------------------------------------------===//
 // Loading HIP: dlopen, one dlsym per line of HIPSymbols.def (a missing
-// symbol is an error), hipInit(0), hipGetDeviceCount. The HIP table lives
+// symbol is an error), hipInit(0), hipGetDeviceCount (which also says
+// whether a failed hipInit means there is no GPU). The HIP table lives
 // in a function-local static pointer, initialised once under the compiler's
 // guard and never destroyed, so it is safe from the priority-123
 // constructors that load modules and from the destructors that unload them
@@ -107,19 +108,19 @@ const HIP *load() {
           #name);
 #define GPUMEM_HIP_TEXT_SYMBOL GPUMEM_HIP_SYMBOL
 #include "HIPSymbols.def"
+  // Without a GPU (or without /dev/kfd), HIP 5.2's hipInit answers
+  // hipErrorInvalidDevice and hipGetDeviceCount hipErrorNoDevice: whenever
+  // hipInit fails, the device count says whether that is the reason.
   hipError_t result = api->hipInit(0);
-  if (result == hipErrorNoDevice)
+  hipError_t counted = api->hipGetDeviceCount(&api->deviceCount);
+  if (counted == hipErrorNoDevice ||
+      (counted == hipSuccess && api->deviceCount <= 0))
     noDevice(path);
   if (result != hipSuccess)
     fatal("hipInit failed (HIP runtime %s): %s", path,
           describeWith(*api, result).c_str());
-  result = api->hipGetDeviceCount(&api->deviceCount);
-  if (result == hipErrorNoDevice)
-    noDevice(path);
-  if (result != hipSuccess)
-    fatal("hipGetDeviceCount failed: %s", describeWith(*api, result).c_str());
-  if (api->deviceCount <= 0)
-    noDevice(path);
+  if (counted != hipSuccess)
+    fatal("hipGetDeviceCount failed: %s", describeWith(*api, counted).c_str());
   return api;
 }
 
