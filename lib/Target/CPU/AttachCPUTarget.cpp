@@ -1,12 +1,14 @@
 //===----------------------------------------------------------------------===//
 // gpumem-attach-cpu-target: every gpu.module without a target gets
-// #gpumem.cpu, so gpu-module-to-binary compiles it for the host.
+// #gpumem.cpu, so gpu-module-to-binary compiles it for the host; one made
+// for another GPU is refused (gpumem/Transforms/ModuleTargets.h).
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Dialect/GPUMem/IR/GPUMem.h"
 #include "gpumem/Support/HostCPU.h"
 #include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Target/CPU/Target.h"
+#include "gpumem/Transforms/ModuleTargets.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -44,12 +46,8 @@ struct AttachCPUTargetPass
       return signalPassFailure();
     }
     auto target = gpumem::CPUTargetAttr::get(&getContext(), optLevel, cpu, "");
-    getOperation().walk([&](gpu::GPUModuleOp module) {
-      ArrayAttr targets = module.getTargetsAttr();
-      if (targets && !targets.empty())
-        return;
-      module.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
-    });
+    if (failed(gpumem::attachOwnTarget(getOperation(), target, "cpu")))
+      signalPassFailure();
   }
 };
 

@@ -1,7 +1,9 @@
 //===----------------------------------------------------------------------===//
 // gpumem-attach-vulkan-target: every gpu.module without a target gets
-// #gpumem.vulkan and the spirv.target_env upstream's SPIR-V conversions read
-// (version, capabilities, extensions, limits), built from the options.
+// #gpumem.vulkan (one made for another GPU is refused:
+// gpumem/Transforms/ModuleTargets.h), and every one without a
+// spirv.target_env the one upstream's SPIR-V conversions read (version,
+// capabilities, extensions, limits), built from the options.
 // Index constants and scf.index_switch cases in its kernels must fit the
 // shaders' 32-bit index: upstream's conversion fails on one that does not,
 // without a location once greedy rewrites have moved the constant.
@@ -11,6 +13,7 @@
 #include "gpumem/Runtime/Limits.h"
 #include "gpumem/Target/Vulkan/Passes.h"
 #include "gpumem/Target/Vulkan/Target.h"
+#include "gpumem/Transforms/ModuleTargets.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -125,16 +128,16 @@ struct AttachVulkanTargetPass
       return signalPassFailure();
     }
     auto target = gpumem::VulkanTargetAttr::get(&getContext());
-    bool failed = false;
+    if (failed(gpumem::attachOwnTarget(getOperation(), target, "vulkan")))
+      return signalPassFailure();
+    bool indexErrors = false;
     getOperation().walk([&](gpu::GPUModuleOp module) {
-      ArrayAttr targets = module.getTargetsAttr();
-      if (targets && !targets.empty())
+      if (module->hasAttr(spirv::getTargetEnvAttrName()))
         return;
-      module.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
       module->setAttr(spirv::getTargetEnvAttrName(), targetEnv);
-      failed |= checkIndexConstants(module);
+      indexErrors |= checkIndexConstants(module);
     });
-    if (failed)
+    if (indexErrors)
       signalPassFailure();
   }
 };

@@ -64,3 +64,15 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A module already made for another GPU is refused, not handed to that
+// GPU's backend (whose errors abort).
+// expected-error @below {{'gpu.module' op already has the target #nvvm.target<chip = "sm_75">, which the vulkan pipeline does not compile for; it compiles gpu.modules without a target (or with #gpumem.vulkan)}}
+gpu.module @nvvm [#nvvm.target<chip = "sm_75">] {
+  llvm.func @m(%a: vector<2xf16>, %c: f32) -> !llvm.struct<(f32, f32, f32, f32)> {
+    %d = nvvm.mma.sync A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<f16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    llvm.return %d : !llvm.struct<(f32, f32, f32, f32)>
+  }
+}

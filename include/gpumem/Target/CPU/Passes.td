@@ -15,7 +15,9 @@ def GPUMemAttachCPUTargetPass
   let description = [{
     Makes every gpu.module without a target compile for the host CPU
     (`#gpumem.cpu`): gpu-module-to-binary then embeds a host shared object
-    that gpumem's CPU runtime runs.
+    that gpumem's CPU runtime runs. A gpu.module already made for another
+    GPU (an `#nvvm.target`, say) is an error: it would become an object the
+    CPU runtime cannot load.
 
     Before:
     ```mlir

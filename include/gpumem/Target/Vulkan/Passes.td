@@ -21,7 +21,9 @@ def GPUMemAttachVulkanTargetPass
     and subgroup operations, and the
     device limits (workgroup memory, invocations, subgroup size). The
     defaults suit Mesa's lavapipe and common GPUs; a device with less is
-    checked again by the runtime at launch.
+    checked again by the runtime at launch. A gpu.module already made for
+    another GPU (an `#nvvm.target`, say) is an error: gpu-module-to-binary
+    would hand it to that GPU's backend.
 
     An index constant or `scf.index_switch` case in those modules that the
     shaders' 32-bit index cannot hold (outside -2^31 to 2^32-1) is a

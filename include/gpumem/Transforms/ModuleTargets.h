@@ -1,0 +1,26 @@
+//===----------------------------------------------------------------------===//
+// The target attribute a pipeline gives each gpu.module. A module without
+// targets gets the pipeline's; one that already names it keeps its own; one
+// made for another GPU (an #nvvm.target in the vulkan pipeline) is refused,
+// because gpu-module-to-binary would serialize it for that GPU, whose
+// backend aborts on what it cannot select or whose object the pipeline's
+// runtime cannot load.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_TRANSFORMS_MODULETARGETS_H
+#define GPUMEM_TRANSFORMS_MODULETARGETS_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace gpumem {
+
+/// Gives every gpu.module in `root` the target `target` as above; the
+/// error on a foreign target names `pipeline` ("vulkan"). Fails when one
+/// was refused.
+mlir::LogicalResult attachOwnTarget(mlir::Operation *root,
+                                    mlir::Attribute target,
+                                    llvm::StringRef pipeline);
+
+} // namespace gpumem
+
+#endif // GPUMEM_TRANSFORMS_MODULETARGETS_H
