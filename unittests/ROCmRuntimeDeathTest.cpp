@@ -293,6 +293,17 @@ $)");
 $)");
 }
 
+TEST_F(ROCmRuntimeDeathTest, HSACodeObjectsGoToHIP) {
+  std::vector<char> object = elfFor(EM_AMDGPU);
+  EXPECT_IN_FRESH_PROCESS([&object] {
+    void *module = mgpuModuleLoad(object.data(), object.size());
+    require(module != nullptr, "a module");
+    require(fake().last("hipModuleLoadData").args[1] == bits(object.data()),
+            "hipModuleLoadData got the object");
+    mgpuModuleUnload(module);
+  });
+}
+
 TEST_F(ROCmRuntimeDeathTest, ModuleLoadFails) {
   EXPECT_EXIT(
       {
