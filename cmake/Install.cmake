@@ -16,7 +16,8 @@ include(CMakePackageConfigHelpers)
 
 set(GPUMEM_INSTALLED_LIBRARIES
   GPUMemDialect GPUMemSupport GPUMemTransforms GPUMemToLLVM
-  GPUMemHostKernel GPUMemCPUTarget GPUMemCUDATarget GPUMemCUDAEmuTarget GPUMemVulkanTarget
+  GPUMemHostKernel GPUMemCPUTarget GPUMemCUDATarget GPUMemCUDAEmuTarget
+  GPUMemROCmTarget GPUMemVulkanTarget
   GPUMemPipelines)
 foreach(library ${GPUMEM_INSTALLED_LIBRARIES})
   target_include_directories(${library} INTERFACE

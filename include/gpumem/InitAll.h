@@ -16,6 +16,7 @@
 #include "gpumem/Target/CPU/Target.h"
 #include "gpumem/Target/CUDA/Passes.h"
 #include "gpumem/Target/CUDAEmu/Passes.h"
+#include "gpumem/Target/ROCm/Passes.h"
 #include "gpumem/Target/Vulkan/Passes.h"
 #include "gpumem/Target/Vulkan/Target.h"
 #include "gpumem/Transforms/Passes.h"
@@ -31,6 +32,7 @@ inline void registerAllGPUMemPasses() {
   registerGPUMemCPUPasses();
   registerGPUMemCUDAPasses();
   registerGPUMemCUDAEmuPasses();
+  registerGPUMemROCmPasses();
   registerGPUMemVulkanPasses();
 }
 

@@ -16,16 +16,17 @@
 //     buffer a memref.view of it at its offset (cast to its memory-space
 //     spelling); without byte views, the buffers of a slot become its first
 //     one, aligned as the most demanding of them.
-//  4. With a `limit` (and no chip, whose limit
-//     gpumem-move-large-shared-to-dynamic checks): a kernel whose planned
-//     static bytes, plus a launch's dynamic bytes when they are a constant,
-//     exceed it is an error at that launch, with a note at its largest
-//     buffer.
+//  4. With a `limit`, or an AMD chip of the rocm target (its LDS per
+//     workgroup; an NVIDIA chip's limit is
+//     gpumem-move-large-shared-to-dynamic's): a kernel whose planned static
+//     bytes, plus a launch's dynamic bytes when they are a constant, exceed
+//     it is an error at that launch, with a note at its largest buffer.
 //  5. Optionally a report of every kernel (WorkgroupMemoryReport.cpp).
 //===----------------------------------------------------------------------===//
 
 #include "WorkgroupFirstFit.h"
 
+#include "gpumem/Support/AMDGPUTarget.h"
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Transforms/Passes.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
@@ -88,6 +89,11 @@ private:
   LogicalResult writeReports(ArrayRef<KernelPlan> plans);
   /// Step 4 for `kernel`: false after an error.
   bool checkLimit(gpu::GPUFuncOp kernel, const KernelPlan &plan);
+
+  /// The limit step 4 checks (0: none) and how its message names it, set
+  /// from the options when the pass runs.
+  uint64_t checkedLimit = 0;
+  std::string allowed;
 };
 
 } // namespace
@@ -394,7 +400,7 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
 
 LogicalResult
 PlanWorkgroupMemoryPass::writeReports(ArrayRef<KernelPlan> plans) {
-  ReportTarget target{targetName, chip, limit};
+  ReportTarget target{targetName, chip, checkedLimit ? checkedLimit : limit};
   auto write = [&](StringRef path,
                    llvm::function_ref<void(llvm::raw_ostream &)> print) {
     if (path == "-") {
@@ -431,14 +437,8 @@ PlanWorkgroupMemoryPass::writeReports(ArrayRef<KernelPlan> plans) {
 
 bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
                                          const KernelPlan &plan) {
-  if (!limit || !chip.empty())
+  if (!checkedLimit)
     return true;
-  std::string allowed = (targetName.empty() ? std::string("the limit")
-                                            : "the " + targetName + " target") +
-                        " allows at most " + std::to_string(limit) +
-                        " per block";
-  if (targetName == "vulkan")
-    allowed += " (the pipeline's max-shared-memory)";
   auto noteLargest = [&](InFlightDiagnostic &diag) {
     const PlannedBuffer *largest = nullptr;
     for (const PlannedBuffer &buffer : plan.buffers)
@@ -464,7 +464,7 @@ bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
       if (constant && *constant > 0)
         dynamicBytes = uint64_t(*constant);
     }
-    if (staticBytes + dynamicBytes <= limit)
+    if (staticBytes + dynamicBytes <= checkedLimit)
       return;
     InFlightDiagnostic diag = launch.emitOpError()
                               << "launches kernel '" << plan.kernelName
@@ -478,7 +478,7 @@ bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
     noteLargest(diag);
     ok = false;
   });
-  if (!launched && staticBytes > limit) {
+  if (!launched && staticBytes > checkedLimit) {
     InFlightDiagnostic diag = kernel.emitOpError()
                               << "uses " << staticBytes
                               << " bytes of static workgroup memory; "
@@ -491,10 +491,31 @@ bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
 
 void PlanWorkgroupMemoryPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (!chip.empty() && !lookupNVIDIAChip(chip)) {
-    emitError(module.getLoc()) << "unknown NVIDIA chip '" << chip
-                               << "'; gpumem knows " << listNVIDIAChips();
-    return signalPassFailure();
+  checkedLimit = 0;
+  if (targetName == "rocm" && !chip.empty()) {
+    // AMD GPUs have no static limit below the LDS a workgroup may use.
+    const AMDGPUChip *amd = lookupAMDGPUChip(chip);
+    if (!amd) {
+      emitError(module.getLoc()) << "unknown AMD chip '" << chip
+                                 << "'; gpumem knows " << listAMDGPUChips();
+      return signalPassFailure();
+    }
+    checkedLimit = amd->ldsBytesPerWorkgroup;
+    allowed = chip + " allows at most " + std::to_string(checkedLimit) +
+              " bytes of LDS per workgroup";
+  } else if (!chip.empty()) {
+    if (!lookupNVIDIAChip(chip)) {
+      emitError(module.getLoc()) << "unknown NVIDIA chip '" << chip
+                                 << "'; gpumem knows " << listNVIDIAChips();
+      return signalPassFailure();
+    }
+  } else if (limit) {
+    checkedLimit = limit;
+    allowed = (targetName.empty() ? std::string("the limit")
+                                  : "the " + targetName + " target") +
+              " allows at most " + std::to_string(limit) + " per block";
+    if (targetName == "vulkan")
+      allowed += " (the pipeline's max-shared-memory)";
   }
   SmallVector<gpu::GPUFuncOp> kernels;
   module.walk([&](gpu::GPUFuncOp func) {

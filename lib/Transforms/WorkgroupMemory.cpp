@@ -264,3 +264,20 @@ int64_t gpumem::getAddressSpaceNumber(Attribute memorySpace) {
   }
   return -1;
 }
+
+void gpumem::finalizeSharedGlobals(gpu::GPUModuleOp module,
+                                   unsigned sharedSpace) {
+  uint64_t dynamicAlignment = getDynamicSharedAlignment(module);
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    if (global.getAddrSpace() != sharedSpace)
+      continue;
+    uint64_t alignment = kMinWorkgroupAlignment;
+    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+    if (array && array.getNumElements() == 0) {
+      global.setLinkage(LLVM::Linkage::External);
+      alignment = dynamicAlignment;
+    }
+    if (global.getAlignment().value_or(0) < alignment)
+      global.setAlignment(alignment);
+  }
+}

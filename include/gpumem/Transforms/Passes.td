@@ -198,11 +198,14 @@ def GPUMemLowerGPUCollectivesPass
     Upstream's NVVM lowering has no pattern for `gpu.subgroup_id` nor for
     most `gpu.subgroup_reduce` ops (clustered ones, or types and operations
     `redux.sync` lacks), and the cpu target lowers none of them. This pass
-    applies upstream's GPU rewrite patterns (warp of 32, 32-bit shuffles)
-    so that both targets only see shuffles, barriers, lane ids and thread
-    ids. Both gpumem pipelines run it right after outlining.
-    `gpu.subgroup_size` becomes 32 and `gpu.num_subgroups` the block's
-    thread count divided by 32, rounded up.
+    applies upstream's GPU rewrite patterns (a subgroup of
+    `subgroup-size` lanes, 32-bit shuffles) so that both targets only see
+    shuffles, barriers, lane ids and thread ids. Both gpumem pipelines run
+    it right after outlining. `gpu.subgroup_size` becomes the subgroup size
+    and `gpu.num_subgroups` the block's thread count divided by it, rounded
+    up. The size is 32 (an NVIDIA warp) unless a target's subgroups are
+    wider: the rocm target passes its wavefront size, 64 on gfx9.
+    `gpu.all_reduce` keeps upstream's steps of 32 lanes, right with either.
 
     Before:
     ```mlir
@@ -220,6 +223,8 @@ def GPUMemLowerGPUCollectivesPass
            "Rewrite gpu.all_reduce too (the vulkan target leaves it and "
            "reduces through workgroup memory, independently of the "
            "device's subgroup size)">,
+    Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
+           "Lanes of a subgroup: 32, or 64 for AMD wave64">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect"];
@@ -581,8 +586,10 @@ def GPUMemPlanWorkgroupMemoryPass
     and on an NVIDIA `chip` the blocks per SM that shared memory allows.
     `svg` names a file for a picture of the layouts.
 
-    With a `limit` and no `chip` (the cpu and vulkan targets; an NVIDIA
-    chip's limit is gpumem-move-large-shared-to-dynamic's), a kernel whose
+    With a `limit` and no `chip` (the cpu and vulkan targets), or with
+    `target=rocm` and an AMD `chip` (its LDS per workgroup: 64 KiB, 160 KiB
+    on gfx950; an NVIDIA chip's limit is
+    gpumem-move-large-shared-to-dynamic's), a kernel whose
     planned static bytes, plus a launch's dynamic shared memory size when
     it is a constant, exceed the limit is an error at that launch, with a
     note at the kernel's largest buffer; sizes known only at run time are
@@ -627,7 +634,8 @@ def GPUMemPlanWorkgroupMemoryPass
     Option<"svgFile", "svg", "std::string", /*default=*/"\"\"",
            "Write a picture of every kernel's layout to this SVG file">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip whose limits and occupancy the report gives">,
+           "NVIDIA chip whose limits and occupancy the report gives, or "
+           "with target=rocm the AMD chip whose LDS limit applies">,
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target named in the report">,
     Option<"limit", "limit", "uint64_t", /*default=*/"0",

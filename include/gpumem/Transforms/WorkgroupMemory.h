@@ -103,6 +103,13 @@ uint64_t getDynamicSharedAlignment(mlir::gpu::GPUModuleOp module);
 void requireDynamicSharedAlignment(mlir::gpu::GPUModuleOp module,
                                    uint64_t alignment);
 
+/// After a gpu.module's lowering to LLVM: its zero-size workgroup globals in
+/// address space `sharedSpace` (gpu.dynamic_shared_memory) get external
+/// linkage, the form NVPTX and AMDGPU place after all static shared memory,
+/// aligned to getDynamicSharedAlignment; every other one in that space is
+/// aligned to at least kMinWorkgroupAlignment.
+void finalizeSharedGlobals(mlir::gpu::GPUModuleOp module, unsigned sharedSpace);
+
 /// The attribute of a memref.view of dynamic shared memory that says how the
 /// buffer it replaced was aligned (for the report).
 constexpr llvm::StringLiteral kViewAlignmentAttrName = "gpumem.alignment";

@@ -33,20 +33,7 @@ struct FinalizeNVVMSharedMemoryPass
     : gpumem::impl::GPUMemFinalizeNVVMSharedMemoryPassBase<
           FinalizeNVVMSharedMemoryPass> {
   void runOnOperation() override {
-    uint64_t dynamicAlignment =
-        gpumem::getDynamicSharedAlignment(getOperation());
-    for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
-      if (global.getAddrSpace() != kSharedAddressSpace)
-        continue;
-      uint64_t alignment = gpumem::kMinWorkgroupAlignment;
-      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-      if (array && array.getNumElements() == 0) {
-        global.setLinkage(LLVM::Linkage::External);
-        alignment = dynamicAlignment;
-      }
-      if (global.getAlignment().value_or(0) < alignment)
-        global.setAlignment(alignment);
-    }
+    gpumem::finalizeSharedGlobals(getOperation(), kSharedAddressSpace);
   }
 };
 

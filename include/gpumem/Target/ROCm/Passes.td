@@ -1,0 +1,144 @@
+//===----------------------------------------------------------------------===//
+// The rocm target's passes around upstream's ROCDL lowering (AMD GPUs,
+// workgroup memory in the LDS).
+// docs/passes.md is generated from this file and its siblings.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_TARGET_ROCM_PASSES
+#define GPUMEM_TARGET_ROCM_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def GPUMemAttachROCDLTargetPass
+    : Pass<"gpumem-attach-rocdl-target", "::mlir::ModuleOp"> {
+  let summary = "Check an AMD chip, wavefront size and features, then attach "
+                "a ROCDL target to every gpu.module";
+  let description = [{
+    Like upstream `rocdl-attach-target`, but checked against gpumem's AMD
+    chip table (`include/gpumem/Support/AMDGPUTarget.h`) so that a bad
+    combination is a located error, never a failure in the AMDGPU backend:
+
+    * the chip must be one gpumem knows (gfx900 to gfx1100);
+    * the wavefront size is the chip's (64 on gfx9, 32 on gfx10 and gfx11)
+      unless `wavefront-size` asks for the other one, which only gfx10 and
+      later can run; it becomes LLVM's `+wavefrontsize32` or
+      `+wavefrontsize64` feature and, for wave32, the `no_wave64` flag the
+      device libraries are chosen by;
+    * `features` adds LLVM features, each `+name` or `-name`; a wavefront
+      size there is an error (`wavefront-size` says it);
+    * `opt-level` is 0 to 3;
+    * nothing in a gpu.module may use a memory space AMD GPUs lack, and no
+      workgroup allocation may be left for the backend, which would put it
+      in private (scratch) memory.
+
+    Errors are reported at the module's location, or at the op.
+
+    Before:
+    ```mlir
+    gpu.module @kernels { ... }
+    ```
+    After (`chip=gfx1100`):
+    ```mlir
+    gpu.module @kernels [#rocdl.target<O = 3, chip = "gfx1100",
+        features = "+wavefrontsize32", flags = {no_wave64}>] { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx90a\"",
+           "AMD chip, for example gfx90a, gfx942 or gfx1100">,
+    Option<"wavefrontSize", "wavefront-size", "unsigned", /*default=*/"0",
+           "Lanes of a wavefront, 32 or 64; 0: the chip's default">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "More LLVM target features, comma separated (+name or -name)">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "Optimization level of the AMDGPU backend, 0 to 3">,
+  ];
+}
+
+def GPUMemReadDynamicSharedSizeROCDLPass
+    : Pass<"gpumem-read-dynamic-shared-size-rocdl",
+           "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make memref.dim of gpu.dynamic_shared_memory read the "
+                "launch's dynamic LDS size on AMD GPUs";
+  let description = [{
+    Upstream's ROCDL lowering builds the descriptor of
+    `gpu.dynamic_shared_memory` with a size of 0, so `memref.dim` of it is
+    0 on the GPU while the cpu target gives the launch's bytes. AMD GPUs
+    have no register with the dynamic size; the HSA dispatch packet holds
+    the workgroup's whole LDS allocation (`group_segment_size`, static plus
+    dynamic bytes), and the dynamic region starts after the static LDS at
+    the address of the dynamic buffer. Before the ROCDL lowering, every
+    `memref.dim` whose source is a `gpu.dynamic_shared_memory` becomes the
+    packet's size minus that address:
+
+    ```mlir
+    %n = memref.dim %dyn, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+    // becomes
+    %packet = llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"() : () -> !llvm.ptr<4>
+    %field = llvm.getelementptr %packet[28] : (!llvm.ptr<4>) -> !llvm.ptr<4>, i8
+    %total = llvm.load %field invariant : !llvm.ptr<4> -> i32
+    %start = memref.extract_aligned_pointer_as_index %dyn : ... -> index
+    %n = arith.subi (arith.index_castui %total), %start : index
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def GPUMemPrivateAllocasForROCDLPass
+    : Pass<"gpumem-private-allocas-for-rocdl", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Allocate device code's default-space memref.alloca in AMD "
+                "private memory (address space 5)";
+  let description = [{
+    A default-space `memref.alloca` in a kernel is private memory. Upstream's
+    ROCDL lowering keeps its address space 0, where AMDGPU allocates
+    nothing (its data layout puts the stack in address space 5); with a
+    size known only at run time the backend stops with `LLVM ERROR: Cannot
+    select: dynamic_stackalloc`. Before the ROCDL lowering, this pass
+    allocates every such buffer in `#gpu.address_space<private>` and casts
+    it back to the type its users have:
+
+    ```mlir
+    %r = memref.alloca(%n) : memref<?xi32>
+    // becomes
+    %p = memref.alloca(%n) : memref<?xi32, #gpu.address_space<private>>
+    %r = memref.memory_space_cast %p : memref<?xi32, #gpu.address_space<private>> to memref<?xi32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def GPUMemFinalizeROCDLKernelsPass
+    : Pass<"gpumem-finalize-rocdl-kernels", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make a ROCDL-lowered gpu.module's LDS globals and kernel "
+                "bounds what gpumem's launches need";
+  let description = [{
+    After `convert-gpu-to-rocdl`, in one walk of the gpu.module:
+
+    * the zero-size LDS global of `gpu.dynamic_shared_memory` gets external
+      linkage, HIP's `extern __shared__` form, which the AMDGPU backend
+      places after all static LDS and leaves out of the kernel's
+      `group_segment_fixed_size`; it is aligned to what the module's views
+      of dynamic shared memory ask for;
+    * every LDS (address space 3) global is aligned to at least 16 bytes,
+      as on the other targets, for vector accesses;
+    * a kernel with no `rocdl.flat_work_group_size` (no known block size)
+      gets `"1,1024"`: the ROCDL translation's default is `"1,256"`, and a
+      launch of more than 256 threads per block would fail;
+    * an `llvm.alloca` in address space 3, or one cast to it, is an error:
+      the backend puts every alloca in private (scratch) memory, one copy
+      per thread, which upstream's lowering of a workgroup `memref.alloca`
+      would make silently.
+
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32} : !llvm.array<0 x i8>
+    // becomes
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
+}
+
+#endif // GPUMEM_TARGET_ROCM_PASSES

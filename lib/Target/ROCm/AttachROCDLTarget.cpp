@@ -1,0 +1,165 @@
+//===----------------------------------------------------------------------===//
+// gpumem-attach-rocdl-target: validate chip, wavefront size, features and
+// optimization level against gpumem's AMD chip table, then attach
+// `#rocdl.target` to every gpu.module that has none.
+//
+// Algorithm: the options are checked once, before any attribute is
+// attached, and give the feature string (the wavefront size's LLVM
+// feature, then the user's features) and the flags (`no_wave64` for wave32,
+// which selects the wave32 device libraries). Then every gpu.module is
+// walked once for memory spaces AMD GPUs lack and for workgroup
+// allocations left in device code (the backend would put them in private
+// scratch memory, one copy per thread); each is an error at its op.
+//===----------------------------------------------------------------------===//
+
+#include "gpumem/Support/AMDGPUTarget.h"
+#include "gpumem/Target/ROCm/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace gpumem {
+#define GEN_PASS_DEF_GPUMEMATTACHROCDLTARGETPASS
+#include "gpumem/Target/ROCm/Passes.h.inc"
+} // namespace gpumem
+
+using namespace mlir;
+using namespace gpumem;
+
+namespace {
+
+/// What the checked options give the target attribute.
+struct CheckedTarget {
+  std::string features;
+  unsigned wavefrontSize;
+};
+
+struct AttachROCDLTargetPass
+    : gpumem::impl::GPUMemAttachROCDLTargetPassBase<AttachROCDLTargetPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  FailureOr<CheckedTarget> checkTarget(ModuleOp module);
+};
+
+FailureOr<CheckedTarget> AttachROCDLTargetPass::checkTarget(ModuleOp module) {
+  Location loc = module.getLoc();
+  const AMDGPUChip *target = lookupAMDGPUChip(chip);
+  if (!target)
+    return emitError(loc) << "unknown AMD chip '" << chip << "'; gpumem knows "
+                          << listAMDGPUChips();
+  if (optLevel > 3)
+    return emitError(loc) << "opt-level " << optLevel.getValue()
+                          << " is out of range; expected 0 to 3";
+  unsigned lanes =
+      wavefrontSize ? unsigned(wavefrontSize) : target->defaultWavefrontSize;
+  if (lanes != 32 && lanes != 64)
+    return emitError(loc) << "wavefront-size " << lanes
+                          << " is not one AMD GPUs have; expected 32 or 64";
+  if (lanes == 32 && !target->supportsWave32)
+    return emitError(loc) << chip
+                          << " runs wavefronts of 64 lanes only; wave32 "
+                             "needs gfx10 or later";
+
+  CheckedTarget checked{getWavefrontSizeFeature(lanes).str(), lanes};
+  SmallVector<StringRef> entries;
+  StringRef(features).split(entries, ',', /*MaxSplit=*/-1,
+                            /*KeepEmpty=*/false);
+  for (StringRef entry : entries) {
+    entry = entry.trim();
+    // LLVM ignores a feature without a sign, silently.
+    if (entry.size() < 2 || (entry[0] != '+' && entry[0] != '-'))
+      return emitError(loc)
+             << "malformed feature '" << entry << "' in '" << features
+             << "'; expected +name or -name, for example "
+                "+xnack";
+    if (entry.drop_front().starts_with("wavefrontsize"))
+      return emitError(loc) << "feature '" << entry
+                            << "' sets the wavefront size; use "
+                               "wavefront-size=32 or 64 instead";
+    checked.features += "," + entry.str();
+  }
+  return checked;
+}
+
+/// Address spaces the AMDGPU backend knows: generic 0, global 1, region 2,
+/// local (LDS) 3, constant 4, private 5, 32-bit constant 6, buffer fat
+/// pointer 7, buffer resource 8, buffer strided pointer 9. Variables live
+/// in global, LDS or constant memory (or generic, which is global).
+static LogicalResult checkAddressSpaces(ModuleOp module) {
+  auto describe = [](int64_t space) {
+    return space < 0 ? std::string("that is not a number")
+                     : std::to_string(space);
+  };
+  WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
+    return gpuModule.walk([&](Operation *op) -> WalkResult {
+      if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+          isWorkgroupMemRef(op->getResult(0).getType()))
+        return op->emitOpError()
+               << "allocates workgroup memory in device code, which AMD GPUs "
+                  "would place in private (scratch) memory, one copy per "
+                  "thread; only kernels' workgroup attributions and "
+                  "workgroup memref.globals are LDS";
+      int64_t variable = -2;
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        variable =
+            gpumem::getAddressSpaceNumber(global.getType().getMemorySpace());
+      else if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+        variable = global.getAddrSpace();
+      if (variable != -2 && !llvm::is_contained({0, 1, 3, 4}, variable))
+        return op->emitOpError()
+               << "is a variable in memory space " << describe(variable)
+               << ", which AMD GPUs do not have for variables (global 1, LDS "
+                  "3, constant 4)";
+      for (Type type : op->getResultTypes()) {
+        int64_t space = -2;
+        if (auto memref = dyn_cast<BaseMemRefType>(type))
+          space = gpumem::getAddressSpaceNumber(memref.getMemorySpace());
+        else if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
+          space = ptr.getAddressSpace();
+        if (space != -2 && (space < 0 || space > 9))
+          return op->emitOpError()
+                 << "uses memory space " << describe(space)
+                 << ", which AMD GPUs do not have (generic 0, global 1, "
+                    "region 2, LDS 3, constant 4, private 5, constant32 6, "
+                    "buffers 7 to 9)";
+      }
+      return WalkResult::advance();
+    });
+  });
+  return failure(result.wasInterrupted());
+}
+
+void AttachROCDLTargetPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<CheckedTarget> checked = checkTarget(module);
+  if (failed(checked))
+    return signalPassFailure();
+  if (failed(checkAddressSpaces(module)))
+    return signalPassFailure();
+
+  MLIRContext *context = &getContext();
+  DictionaryAttr flags;
+  if (checked->wavefrontSize == 32)
+    flags = DictionaryAttr::get(
+        context, {NamedAttribute(StringAttr::get(context, "no_wave64"),
+                                 UnitAttr::get(context))});
+  auto target =
+      ROCDL::ROCDLTargetAttr::get(context, optLevel, "amdgcn-amd-amdhsa", chip,
+                                  checked->features, "600", flags);
+  module.walk([&](gpu::GPUModuleOp gpuModule) {
+    SmallVector<Attribute> targets;
+    if (ArrayAttr existing = gpuModule.getTargetsAttr())
+      llvm::append_range(targets, existing.getValue());
+    if (llvm::any_of(targets, llvm::IsaPred<ROCDL::ROCDLTargetAttr>))
+      return;
+    targets.push_back(target);
+    gpuModule.setTargetsAttr(ArrayAttr::get(context, targets));
+  });
+}
+
+} // namespace
