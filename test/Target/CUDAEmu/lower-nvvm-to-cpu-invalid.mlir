@@ -33,6 +33,18 @@ gpu.module @extern [#nvvm.target<chip = "sm_90">] {
 
 // -----
 
+// A libdevice helper declared with another signature than libdevice's.
+gpu.module @helper [#nvvm.target<chip = "sm_90">] {
+  // expected-error @+1 {{'llvm.func' op does not have the signature of '__nv_rsqrtf' in its GPU library}}
+  llvm.func @__nv_rsqrtf(f64) -> f32
+  llvm.func @k(%x: f64) attributes {gpu.kernel, nvvm.kernel} {
+    %r = llvm.call @__nv_rsqrtf(%x) : (f64) -> f32
+    llvm.return
+  }
+}
+
+// -----
+
 gpu.module @indirect [#nvvm.target<chip = "sm_90">] {
   llvm.func @k(%f: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
     // expected-error @+1 {{'llvm.call' op is an indirect call, which the cuda-emu target does not support}}
