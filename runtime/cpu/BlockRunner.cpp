@@ -84,7 +84,7 @@ void barrierSyncService(GPUMemThreadContext *ctx, int32_t id, int32_t count,
 }
 
 uint64_t warpSyncService(GPUMemThreadContext *ctx, int32_t op,
-                         uint32_t memberMask, uint64_t value, int32_t b,
+                         uint64_t memberMask, uint64_t value, int32_t b,
                          int32_t c, int32_t *pred, const char *location) {
   return static_cast<BlockRunner *>(ctx->scheduler)
       ->warpSync(ctx, op, memberMask, value, b, c, pred, location);
@@ -227,7 +227,7 @@ void BlockRunner::prepare(const LaunchInfo &info) {
   handles.assign(threads, nullptr);
   contexts.assign(threads, base);
   fibers.assign(threads, Fiber());
-  warps.assign((threads + GPUMEM_WARP_SIZE - 1) / GPUMEM_WARP_SIZE, Warp());
+  warps.assign((threads + warpSize() - 1) / warpSize(), Warp());
   runQueue.reserve(threads);
   nextQueue.reserve(threads);
   barrierWaiters.reserve(threads);
@@ -257,7 +257,7 @@ void BlockRunner::run(int64_t first, int64_t last) {
     } else {
       // --sanitize's checks tell blocks apart by number: one at a time.
       for (int64_t block = first; block < last; ++block) {
-        epoch.startBlock(info.serial);
+        epoch.startBlock(info.serial, info.warpSize);
         info.kernel->runBlocks(info.params, &single, block, block + 1);
       }
     }
@@ -279,7 +279,7 @@ void BlockRunner::runBlock(const int64_t blockId[3]) {
   const LaunchInfo &info = *launch;
   // Only --sanitize's checks tell blocks apart by number.
   if (info.kernel->checks)
-    epoch.startBlock(info.serial);
+    epoch.startBlock(info.serial, info.warpSize);
   switch (info.mode) {
   case BlockMode::Block: // run() hands these blocks to the kernel.
     return;
@@ -327,8 +327,8 @@ void BlockRunner::startBlock() {
   }
   for (uint32_t w = 0; w < warps.size(); ++w) {
     warps[w] = Warp();
-    warps[w].live = int32_t(
-        std::min<uint32_t>(GPUMEM_WARP_SIZE, threads - w * GPUMEM_WARP_SIZE));
+    warps[w].live =
+        int32_t(std::min<uint32_t>(warpSize(), threads - w * warpSize()));
   }
   runQueue.clear();
   nextQueue.clear();
@@ -522,7 +522,7 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
     reportNoFibers(ctx, "barrier", location);
   }
   uint32_t index = indexOf(ctx);
-  Warp &warp = warps[index / GPUMEM_WARP_SIZE];
+  Warp &warp = warps[index / warpSize()];
   // Lanes of the warp waiting for this one elsewhere: only possible when
   // some wait at a shuffle or a warp-synchronous operation.
   if (warp.atShuffle || atWarpSync)

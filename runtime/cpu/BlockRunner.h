@@ -64,7 +64,7 @@ public:
                    const char *location);
   /// services->warpSync (PTX's shfl.sync, vote.sync, redux.sync,
   /// match.sync, bar.warp.sync).
-  uint64_t warpSync(GPUMemThreadContext *ctx, int32_t op, uint32_t memberMask,
+  uint64_t warpSync(GPUMemThreadContext *ctx, int32_t op, uint64_t memberMask,
                     uint64_t value, int32_t b, int32_t c, int32_t *pred,
                     const char *location);
 
@@ -129,7 +129,7 @@ private:
     int32_t offset = 0, width = 0, mode = 0; ///< shuffle request
     const char *location = nullptr;          ///< where it waits
     uint64_t value = 0;                      ///< shuffle operand, then result
-    uint32_t memberMask = 0;                 ///< warpSync request
+    uint64_t memberMask = 0;                 ///< warpSync request
     void *fakeStack = nullptr; ///< ASan's, while the fiber is switched out
   };
 
@@ -178,6 +178,8 @@ private:
   /// What threadReturned and threadTrapped share: the thread leaves the
   /// live counts, and a barrier or shuffle waiting only for it completes.
   void threadLeft(uint32_t index);
+  /// Lanes of the launched kernel's warps (32 or 64).
+  uint32_t warpSize() const { return launch->warpSize; }
   /// Whether the kernel was compiled with --sanitize=synccheck.
   bool syncCheck() const {
     return launch->kernel->checks & GPUMEM_CHECK_SYNCCHECK;
@@ -202,11 +204,11 @@ private:
   void checkNoWarpWaitsFor(GPUMemThreadContext *ctx, uint32_t index,
                            const char *location) const;
   /// Checks the arrival of fiber `index` at a warpSync with `memberMask`.
-  void checkWarpSyncArrival(uint32_t index, int32_t op, uint32_t memberMask,
+  void checkWarpSyncArrival(uint32_t index, int32_t op, uint64_t memberMask,
                             const char *location) const;
   /// Computes the results of the warpSync every lane of `memberMask` of
   /// `warp` has reached and releases them (but `continuing`).
-  void completeWarpSync(uint32_t warp, uint32_t memberMask,
+  void completeWarpSync(uint32_t warp, uint64_t memberMask,
                         uint32_t continuing);
   /// A lane of `warp` parked at a warpSync whose mask holds `lane`, or
   /// UINT32_MAX.

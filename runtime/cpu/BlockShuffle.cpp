@@ -26,12 +26,13 @@ namespace {
 /// The lane `lane` reads from, or -1 when the shuffle is invalid there.
 /// As MLIR's gpu.shuffle says (and the member mask upstream's NVVM lowering
 /// passes), only the first `width` lanes of a warp take part; as PTX's shfl
-/// does, the offset counts modulo 32.
-int64_t shuffleSource(int64_t lane, int64_t offset, int64_t width,
-                      int32_t mode) {
+/// does, the offset counts modulo the warp size (32, or 64 in a kernel with
+/// 64-lane warps).
+int64_t shuffleSource(int64_t lane, int64_t offset, int64_t width, int32_t mode,
+                      uint32_t warpSize) {
   if (lane >= width)
     return -1;
-  int64_t bits = offset & (GPUMEM_WARP_SIZE - 1), source = -1;
+  int64_t bits = offset & int64_t(warpSize - 1), source = -1;
   switch (mode) {
   case GPUMEM_SHUFFLE_XOR:
     source = lane ^ bits;
@@ -50,10 +51,10 @@ int64_t shuffleSource(int64_t lane, int64_t offset, int64_t width,
 }
 
 void checkShuffle(const GPUMemThreadContext *ctx, int32_t width, int32_t mode,
-                  const char *location) {
-  if (width < 1 || width > GPUMEM_WARP_SIZE)
+                  int32_t warpSize, const char *location) {
+  if (width < 1 || width > warpSize)
     fatal("kernel '%s': shuffle at %s: width %d is not in 1..%d",
-          ctx->kernelName, locationOr(location), width, GPUMEM_WARP_SIZE);
+          ctx->kernelName, locationOr(location), width, warpSize);
   if (mode < GPUMEM_SHUFFLE_XOR || mode > GPUMEM_SHUFFLE_IDX)
     fatal("kernel '%s': shuffle at %s: unknown mode %d", ctx->kernelName,
           locationOr(location), mode);
@@ -64,18 +65,18 @@ void checkShuffle(const GPUMemThreadContext *ctx, int32_t width, int32_t mode,
 uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
                               int32_t offset, int32_t width, int32_t mode,
                               int32_t *valid, const char *location) {
-  checkShuffle(ctx, width, mode, location);
+  checkShuffle(ctx, width, mode, int32_t(warpSize()), location);
   if (!scheduled()) {
     if (launch->threadsPerBlock != 1)
       reportNoFibers(ctx, "shuffle", location);
     // A lone lane can only read itself.
     if (valid)
-      *valid = shuffleSource(0, offset, width, mode) == 0;
+      *valid = shuffleSource(0, offset, width, mode, warpSize()) == 0;
     return value;
   }
   uint32_t index = indexOf(ctx);
-  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
-  uint32_t lane = index % GPUMEM_WARP_SIZE;
+  uint32_t warpIndex = index / warpSize();
+  uint32_t lane = index % warpSize();
   // A lane past the width takes no part: its result is invalid (and the
   // shuffle undefined on NVIDIA GPUs, whose member mask leaves it out).
   if (lane >= uint32_t(width)) {
@@ -86,7 +87,7 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
   Warp &warp = warps[warpIndex];
   // Every other live lane of the first `width` lanes must come to this
   // shuffle.
-  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  uint32_t first = warpIndex * warpSize();
   for (uint32_t l = 0; l < uint32_t(width) && first + l < fibers.size(); ++l) {
     const Fiber &other = fibers[first + l];
     if (other.state == State::AtBarrier)
@@ -148,8 +149,8 @@ uint32_t BlockRunner::shuffleWaitingFor(uint32_t warpIndex,
                                         uint32_t lane) const {
   if (!warps[warpIndex].atShuffle)
     return UINT32_MAX;
-  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
-  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && first + l < fibers.size(); ++l) {
+  uint32_t first = warpIndex * warpSize();
+  for (uint32_t l = 0; l < warpSize() && first + l < fibers.size(); ++l) {
     const Fiber &fiber = fibers[first + l];
     if (fiber.state == State::AtShuffle && lane < uint32_t(fiber.width))
       return first + l;
@@ -160,9 +161,9 @@ uint32_t BlockRunner::shuffleWaitingFor(uint32_t warpIndex,
 bool BlockRunner::tryCompleteShuffle(uint32_t warpIndex, uint32_t width,
                                      uint32_t continuing) {
   Warp &warp = warps[warpIndex];
-  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
-  uint32_t lanes = std::min<uint32_t>(
-      GPUMEM_WARP_SIZE, uint32_t(launch->threadsPerBlock) - first);
+  uint32_t first = warpIndex * warpSize();
+  uint32_t lanes =
+      std::min<uint32_t>(warpSize(), uint32_t(launch->threadsPerBlock) - first);
   uint32_t begin = 0, end = std::min(width, lanes);
   uint32_t arrived = 0;
   for (uint32_t l = begin; l < end; ++l) {
@@ -177,13 +178,14 @@ bool BlockRunner::tryCompleteShuffle(uint32_t warpIndex, uint32_t width,
   if (syncCheck() && arrived < end - begin)
     reportAbsentLanes(first, begin, end);
 
-  uint64_t results[GPUMEM_WARP_SIZE];
-  bool valids[GPUMEM_WARP_SIZE];
+  uint64_t results[GPUMEM_MAX_WARP_SIZE];
+  bool valids[GPUMEM_MAX_WARP_SIZE];
   for (uint32_t l = begin; l < end; ++l) {
     const Fiber &fiber = fibers[first + l];
     if (fiber.state != State::AtShuffle)
       continue;
-    int64_t source = shuffleSource(l, fiber.offset, fiber.width, fiber.mode);
+    int64_t source =
+        shuffleSource(l, fiber.offset, fiber.width, fiber.mode, warpSize());
     // A source beyond the block's last thread, or one that returned, does
     // not take part.
     bool ok = source >= 0 && source < int64_t(lanes) &&

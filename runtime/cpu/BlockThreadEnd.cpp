@@ -31,22 +31,20 @@ using namespace gpumem::cpu;
 
 void BlockRunner::checkNoWarpWaitsFor(GPUMemThreadContext *ctx, uint32_t index,
                                       const char *location) const {
-  const Warp &warp = warps[index / GPUMEM_WARP_SIZE];
-  uint32_t waiting =
-      shuffleWaitingFor(index / GPUMEM_WARP_SIZE, index % GPUMEM_WARP_SIZE);
+  const Warp &warp = warps[index / warpSize()];
+  uint32_t waiting = shuffleWaitingFor(index / warpSize(), index % warpSize());
   if (waiting != UINT32_MAX)
     fatal("kernel '%s': deadlock at barrier %s: thread %s of block %s waits "
           "there while %d threads of its warp wait at the shuffle at %s",
           ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
           coords(ctx->blockId).text, warp.atShuffle,
           locationOr(fibers[waiting].location));
-  uint32_t syncing =
-      warpSyncWaitingFor(index / GPUMEM_WARP_SIZE, index % GPUMEM_WARP_SIZE);
+  uint32_t syncing = warpSyncWaitingFor(index / warpSize(), index % warpSize());
   if (syncing != UINT32_MAX)
     fatal("kernel '%s': deadlock at barrier %s: thread %s of block %s waits "
           "there while lane %u of its warp waits for it at the %s at %s",
           ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
-          coords(ctx->blockId).text, syncing % GPUMEM_WARP_SIZE,
+          coords(ctx->blockId).text, syncing % warpSize(),
           ptxWarpOpName(fibers[syncing].mode),
           locationOr(fibers[syncing].location));
 }
@@ -68,13 +66,12 @@ void BlockRunner::threadReturned(uint32_t index) {
           ctx.kernelName, locationOr(barrierLocation),
           coords(ctx.threadId).text, coords(ctx.blockId).text,
           (long long)atBarrier);
-  uint32_t syncing =
-      warpSyncWaitingFor(index / GPUMEM_WARP_SIZE, index % GPUMEM_WARP_SIZE);
+  uint32_t syncing = warpSyncWaitingFor(index / warpSize(), index % warpSize());
   if (syncing != UINT32_MAX)
     fatal("kernel '%s': thread %s of block %s exited while lane %u of its "
           "warp waits for it at the %s at %s (member mask %s)",
           ctx.kernelName, coords(ctx.threadId).text, coords(ctx.blockId).text,
-          syncing % GPUMEM_WARP_SIZE, ptxWarpOpName(fibers[syncing].mode),
+          syncing % warpSize(), ptxWarpOpName(fibers[syncing].mode),
           locationOr(fibers[syncing].location),
           hex(fibers[syncing].memberMask).text);
   fibers[index].state = State::Done;
@@ -89,10 +86,10 @@ void BlockRunner::threadLeft(uint32_t index) {
   --live;
   if (atBarrier && atBarrier == live)
     releaseBarrier(&contexts[index]);
-  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
+  uint32_t warpIndex = index / warpSize();
   --warps[warpIndex].live;
   // The lane may have been the last one a shuffle waited for.
-  uint32_t waiting = shuffleWaitingFor(warpIndex, index % GPUMEM_WARP_SIZE);
+  uint32_t waiting = shuffleWaitingFor(warpIndex, index % warpSize());
   if (waiting != UINT32_MAX)
     tryCompleteShuffle(warpIndex, uint32_t(fibers[waiting].width), UINT32_MAX);
 }

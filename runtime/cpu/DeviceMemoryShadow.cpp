@@ -159,7 +159,8 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
   if (first != last)
     lockLast = std::unique_lock<std::mutex>(stripes[std::max(first, last)]);
   int32_t thread = linearThreadId(ctx);
-  int32_t warp = thread / GPUMEM_WARP_SIZE;
+  int32_t lanesPerWarp = int32_t(epoch.warpSize);
+  int32_t warp = thread / lanesPerWarp;
   uint32_t warpPhase = epoch.warpPhase(uint32_t(warp));
   const int64_t *grid = ctx->gridDim;
   int64_t linearBlock =
@@ -174,7 +175,7 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
     if (earlier.phase != epoch.phase)
       return false;
     // A shuffle both lanes of one warp completed orders them.
-    return earlier.thread < 0 || earlier.thread / GPUMEM_WARP_SIZE != warp ||
+    return earlier.thread < 0 || earlier.thread / lanesPerWarp != warp ||
            earlier.warpPhase == warpPhase;
   };
   // Reads (or atomics) of several threads of one phase, or of several
@@ -200,10 +201,9 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
     Word &word = words[w];
     uint64_t byte = std::max(offset, w * 4);
     if (!reported) {
-      bool sameWarpWrite = write && !atomic &&
-                           word.write.block == epoch.block &&
-                           word.write.thread >= 0 &&
-                           word.write.thread / GPUMEM_WARP_SIZE == warp;
+      bool sameWarpWrite =
+          write && !atomic && word.write.block == epoch.block &&
+          word.write.thread >= 0 && word.write.thread / lanesPerWarp == warp;
       reported = true;
       if (conflicts(word.write, mask) && !sameWarpWrite)
         reportRace(ctx, byte,

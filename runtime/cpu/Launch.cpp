@@ -124,6 +124,8 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
           "dimension must be at least 1",
           name, (long long)block[0], (long long)block[1], (long long)block[2]);
   info.threadsPerBlock = product(block[0], block[1], block[2]);
+  info.warpSize = kernel->warpSize ? uint32_t(kernel->warpSize)
+                                   : uint32_t(GPUMEM_WARP_SIZE);
   if (info.threadsPerBlock < 0 ||
       info.threadsPerBlock > GPUMEM_MAX_THREADS_PER_BLOCK) {
     char total[32] = "more than 2^63";

@@ -39,8 +39,10 @@ struct LaunchInfo {
   int64_t block[3];
   int64_t numBlocks;       ///< grid[0] * grid[1] * grid[2]
   int64_t threadsPerBlock; ///< block[0] * block[1] * block[2], 1..1024
-  int64_t staticBytes;     ///< staticSharedBytes rounded to the alignment
-  int64_t dynamicBytes;    ///< the launch's `smem`
+  /// Lanes of a warp: the kernel's warpSize, 32 when it gives none.
+  uint32_t warpSize;
+  int64_t staticBytes;  ///< staticSharedBytes rounded to the alignment
+  int64_t dynamicBytes; ///< the launch's `smem`
   BlockMode mode;
   uint32_t serial;      ///< the process's launches, numbered from 1
   const char *location; ///< the launch's "file:line:col", or null

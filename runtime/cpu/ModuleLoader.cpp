@@ -237,6 +237,11 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
       fatal("kernel '%s': malformed kernel record (staticSharedBytes %lld, "
             "numParams %d)",
             name, (long long)kernel.staticSharedBytes, kernel.numParams);
+    if (kernel.warpSize != 0 && kernel.warpSize != GPUMEM_WARP_SIZE &&
+        kernel.warpSize != GPUMEM_MAX_WARP_SIZE)
+      fatal("kernel '%s': malformed kernel record (warpSize %d; the runtime "
+            "runs warps of %d or %d lanes)",
+            name, kernel.warpSize, GPUMEM_WARP_SIZE, GPUMEM_MAX_WARP_SIZE);
     return const_cast<GPUMemCPUKernel *>(&kernel);
   }
   fatal("mgpuModuleGetFunction: the module has no kernel '%s'; %s", name,

@@ -4,11 +4,11 @@
 // instructions (shfl.sync, vote.sync, redux.sync, match.sync,
 // bar.warp.sync).
 //
-// Named barrier: a warp counts as 32 arrivals once all its live lanes
-// arrived, as PTX counts; the barrier completes when `count` arrivals are
-// in. Warp-synchronous operation: the lane deposits its operands and parks
-// until every lane of its member mask has arrived at the same operation
-// with the same mask; the last one computes every lane's result
+// Named barrier: a warp counts as 32 arrivals (64 in a kernel with 64-lane
+// warps) once all its live lanes arrived, as PTX counts; the barrier completes
+// when `count` arrivals are in. Warp-synchronous operation: the lane deposits
+// its operands and parks until every lane of its member mask has arrived at the
+// same operation with the same mask; the last one computes every lane's result
 // (PTXWarpOps.cpp) and releases them. A member mask without the caller, or
 // naming a lane that does not exist, has exited or waits at a barrier, is
 // an error, as compute-sanitizer's synccheck reports it on a GPU.
@@ -32,13 +32,14 @@ void BlockRunner::barrierSync(GPUMemThreadContext *ctx, int32_t id,
   if (id < 0 || id > 15)
     fatal("kernel '%s': bar.sync at %s: barrier %d is not in 0..15",
           ctx->kernelName, locationOr(location), id);
-  if (count == 0 || count % GPUMEM_WARP_SIZE != 0)
+  int32_t lanesPerWarp = int32_t(warpSize());
+  if (count == 0 || count % lanesPerWarp != 0)
     fatal("kernel '%s': bar.sync at %s: a thread count of %d is not a "
           "positive multiple of %d",
-          ctx->kernelName, locationOr(location), count, GPUMEM_WARP_SIZE);
+          ctx->kernelName, locationOr(location), count, lanesPerWarp);
   int64_t blockWarps =
-      (launch->threadsPerBlock + GPUMEM_WARP_SIZE - 1) / GPUMEM_WARP_SIZE;
-  if (count > blockWarps * GPUMEM_WARP_SIZE)
+      (launch->threadsPerBlock + lanesPerWarp - 1) / lanesPerWarp;
+  if (count > blockWarps * lanesPerWarp)
     fatal("kernel '%s': bar.sync at %s waits for %d threads; the block has "
           "%lld",
           ctx->kernelName, locationOr(location), count,
@@ -59,11 +60,12 @@ void BlockRunner::barrierSync(GPUMemThreadContext *ctx, int32_t id,
           locationOr(named.location), named.count);
   }
   uint32_t index = indexOf(ctx);
-  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
-  // PTX counts a warp's arrival as 32 threads once its live lanes arrived.
+  uint32_t warpIndex = index / warpSize();
+  // PTX counts a warp's arrival as 32 threads once its live lanes arrived
+  // (a 64-lane warp's as 64).
   if (++named.arrivedPerWarp[warpIndex] == warps[warpIndex].live)
     ++named.warpsComplete;
-  if (named.warpsComplete * GPUMEM_WARP_SIZE >= named.count) {
+  if (named.warpsComplete * lanesPerWarp >= named.count) {
     for (uint32_t waiter : named.waiters) {
       fibers[waiter].state = State::Ready;
       nextQueue.push_back(waiter);
@@ -86,8 +88,8 @@ uint32_t BlockRunner::warpSyncWaitingFor(uint32_t warpIndex,
                                          uint32_t lane) const {
   if (!atWarpSync)
     return UINT32_MAX;
-  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
-  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && first + l < fibers.size(); ++l) {
+  uint32_t first = warpIndex * warpSize();
+  for (uint32_t l = 0; l < warpSize() && first + l < fibers.size(); ++l) {
     const Fiber &fiber = fibers[first + l];
     if (fiber.state == State::AtWarpSync && (fiber.memberMask >> lane & 1))
       return first + l;
@@ -96,20 +98,20 @@ uint32_t BlockRunner::warpSyncWaitingFor(uint32_t warpIndex,
 }
 
 void BlockRunner::checkWarpSyncArrival(uint32_t index, int32_t op,
-                                       uint32_t memberMask,
+                                       uint64_t memberMask,
                                        const char *location) const {
   const GPUMemThreadContext &ctx = contexts[index];
-  uint32_t lane = index % GPUMEM_WARP_SIZE;
+  uint32_t lane = index % warpSize();
   uint32_t first = index - lane;
-  uint32_t lanes = std::min<uint32_t>(
-      GPUMEM_WARP_SIZE, uint32_t(launch->threadsPerBlock) - first);
+  uint32_t lanes =
+      std::min<uint32_t>(warpSize(), uint32_t(launch->threadsPerBlock) - first);
   const char *name = ptxWarpOpName(op);
   if (!(memberMask >> lane & 1))
     fatal("kernel '%s': %s at %s: thread %s of block %s (lane %u) is not in "
           "its member mask %s",
           ctx.kernelName, name, locationOr(location), coords(ctx.threadId).text,
           coords(ctx.blockId).text, lane, hex(memberMask).text);
-  if (lanes < GPUMEM_WARP_SIZE && (memberMask >> lanes) != 0)
+  if (lanes < GPUMEM_MAX_WARP_SIZE && (memberMask >> lanes) != 0)
     fatal("kernel '%s': %s at %s: thread %s of block %s names lanes that do "
           "not exist in member mask %s (its warp has %u lanes)",
           ctx.kernelName, name, locationOr(location), coords(ctx.threadId).text,
@@ -155,7 +157,7 @@ void BlockRunner::checkWarpSyncArrival(uint32_t index, int32_t op,
 }
 
 uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
-                               uint32_t memberMask, uint64_t value, int32_t b,
+                               uint64_t memberMask, uint64_t value, int32_t b,
                                int32_t c, int32_t *pred, const char *location) {
   if (op < 0 || op > GPUMEM_WARP_SYNC)
     fatal("kernel '%s': unknown warp operation %d at %s", ctx->kernelName, op,
@@ -169,9 +171,9 @@ uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
             "exist (the block has one thread)",
             ctx->kernelName, ptxWarpOpName(op), locationOr(location),
             hex(memberMask).text);
-    WarpOperands lanes[GPUMEM_WARP_SIZE] = {};
+    WarpOperands lanes[GPUMEM_MAX_WARP_SIZE] = {};
     lanes[0] = {value, b, c};
-    uint64_t result = ptxWarpResult(op, 0, 1, lanes, &predicate);
+    uint64_t result = ptxWarpResult(op, 0, 1, lanes, &predicate, warpSize());
     if (pred)
       *pred = predicate;
     return result;
@@ -187,10 +189,10 @@ uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
   fiber.width = c;
   fiber.location = location;
   ++atWarpSync;
-  uint32_t warpIndex = index / GPUMEM_WARP_SIZE;
-  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
+  uint32_t warpIndex = index / warpSize();
+  uint32_t first = warpIndex * warpSize();
   bool complete = true;
-  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE && complete; ++l)
+  for (uint32_t l = 0; l < warpSize() && complete; ++l)
     if ((memberMask >> l & 1) && fibers[first + l].state != State::AtWarpSync)
       complete = false;
   if (complete) {
@@ -204,21 +206,22 @@ uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
   return fiber.value;
 }
 
-void BlockRunner::completeWarpSync(uint32_t warpIndex, uint32_t memberMask,
+void BlockRunner::completeWarpSync(uint32_t warpIndex, uint64_t memberMask,
                                    uint32_t continuing) {
-  uint32_t first = warpIndex * GPUMEM_WARP_SIZE;
-  WarpOperands lanes[GPUMEM_WARP_SIZE] = {};
-  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l)
+  uint32_t first = warpIndex * warpSize();
+  WarpOperands lanes[GPUMEM_MAX_WARP_SIZE] = {};
+  for (uint32_t l = 0; l < warpSize(); ++l)
     if (memberMask >> l & 1)
       lanes[l] = {fibers[first + l].value, fibers[first + l].offset,
                   fibers[first + l].width};
   int32_t op = fibers[continuing].mode;
-  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l) {
+  for (uint32_t l = 0; l < warpSize(); ++l) {
     if (!(memberMask >> l & 1))
       continue;
     Fiber &fiber = fibers[first + l];
     int32_t predicate = 0;
-    fiber.value = ptxWarpResult(op, l, memberMask, lanes, &predicate);
+    fiber.value =
+        ptxWarpResult(op, l, memberMask, lanes, &predicate, warpSize());
     fiber.valid = predicate;
     fiber.state = State::Ready;
     --atWarpSync;

@@ -10,7 +10,11 @@
 //   idx:  j = minLane | (b & ~segmask); valid = j <= maxLane
 //   if !valid, j = lane; the result is lane j's value.
 // Lane j outside the member mask has no defined value on a GPU; here it is
-// the caller's own. vote.sync, redux.sync and match.sync combine the
+// the caller's own. A 64-lane warp (a kernel with warpSize 64, AMD's
+// wavefronts) has no clamp or segment mask: b counts modulo 64 and
+//   up: j = lane - b, valid = j >= 0; down: j = lane + b, valid = j <= 63;
+//   bfly: j = lane ^ b; idx: j = b; both always valid. vote.sync, redux.sync
+//   and match.sync combine the
 // operands of the member mask's lanes; the caller checked that every one of
 // them arrived.
 //===----------------------------------------------------------------------===//
@@ -21,7 +25,35 @@ using namespace gpumem::cpu;
 
 namespace {
 
-uint64_t shuffle(int32_t op, uint32_t lane, uint32_t memberMask,
+/// A shuffle in a 64-lane warp.
+uint64_t shuffle64(int32_t op, uint32_t lane, uint64_t memberMask,
+                   const WarpOperands lanes[], int32_t *pred) {
+  const WarpOperands &self = lanes[lane];
+  int32_t b = self.b & (GPUMEM_MAX_WARP_SIZE - 1), l = int32_t(lane), j = l;
+  switch (op) {
+  case GPUMEM_WARP_SHFL_UP:
+    j = l - b;
+    break;
+  case GPUMEM_WARP_SHFL_DOWN:
+    j = l + b;
+    break;
+  case GPUMEM_WARP_SHFL_BFLY:
+    j = l ^ b;
+    break;
+  default:
+    j = b;
+    break;
+  }
+  bool valid = j >= 0 && j < GPUMEM_MAX_WARP_SIZE;
+  if (!valid)
+    j = l;
+  *pred = valid;
+  if (!(memberMask >> j & 1))
+    return self.value & 0xffffffffu;
+  return lanes[j].value & 0xffffffffu;
+}
+
+uint64_t shuffle(int32_t op, uint32_t lane, uint64_t memberMask,
                  const WarpOperands lanes[], int32_t *pred) {
   const WarpOperands &self = lanes[lane];
   int32_t b = self.b & 31, clamp = self.c & 31, segmask = (self.c >> 8) & 31;
@@ -56,10 +88,11 @@ uint64_t shuffle(int32_t op, uint32_t lane, uint32_t memberMask,
   return lanes[j].value & 0xffffffffu;
 }
 
-uint64_t reduce(int32_t op, uint32_t memberMask, const WarpOperands lanes[]) {
+uint64_t reduce(int32_t op, uint64_t memberMask, const WarpOperands lanes[],
+                uint32_t warpSize) {
   bool first = true;
   uint32_t acc = 0;
-  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l) {
+  for (uint32_t l = 0; l < warpSize; ++l) {
     if (!(memberMask >> l & 1))
       continue;
     uint32_t v = uint32_t(lanes[l].value);
@@ -101,22 +134,25 @@ uint64_t reduce(int32_t op, uint32_t memberMask, const WarpOperands lanes[]) {
 } // namespace
 
 uint64_t gpumem::cpu::ptxWarpResult(int32_t op, uint32_t lane,
-                                    uint32_t memberMask,
-                                    const WarpOperands lanes[], int32_t *pred) {
+                                    uint64_t memberMask,
+                                    const WarpOperands lanes[], int32_t *pred,
+                                    uint32_t warpSize) {
   *pred = 0;
   if (op <= GPUMEM_WARP_SHFL_IDX)
-    return shuffle(op, lane, memberMask, lanes, pred);
+    return warpSize == GPUMEM_WARP_SIZE
+               ? shuffle(op, lane, memberMask, lanes, pred)
+               : shuffle64(op, lane, memberMask, lanes, pred);
   if (op >= GPUMEM_WARP_REDUX_ADD && op <= GPUMEM_WARP_REDUX_XOR)
-    return reduce(op, memberMask, lanes);
-  uint32_t ballot = 0, matching = 0;
+    return reduce(op, memberMask, lanes, warpSize);
+  uint64_t ballot = 0, matching = 0;
   bool allSame = true;
-  for (uint32_t l = 0; l < GPUMEM_WARP_SIZE; ++l) {
+  for (uint32_t l = 0; l < warpSize; ++l) {
     if (!(memberMask >> l & 1))
       continue;
     if (lanes[l].value & 1)
-      ballot |= 1u << l;
+      ballot |= uint64_t(1) << l;
     if (lanes[l].value == lanes[lane].value)
-      matching |= 1u << l;
+      matching |= uint64_t(1) << l;
     else
       allSame = false;
   }

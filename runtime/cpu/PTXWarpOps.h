@@ -18,12 +18,14 @@ struct WarpOperands {
   int32_t b, c;
 };
 
-/// The result of `op` (GPUMemWarpOp) for lane `lane`, with `lanes[l]` the
-/// operands of lane l for every l in `memberMask`; *pred receives the
-/// predicate result (0 where the instruction has none).
-uint64_t ptxWarpResult(int32_t op, uint32_t lane, uint32_t memberMask,
-                       const WarpOperands lanes[GPUMEM_WARP_SIZE],
-                       int32_t *pred);
+/// The result of `op` (GPUMemWarpOp) for lane `lane` of a warp of
+/// `warpSize` lanes (GPUMEM_WARP_SIZE or GPUMEM_MAX_WARP_SIZE), with
+/// `lanes[l]` the operands of lane l for every l in `memberMask`; *pred
+/// receives the predicate result (0 where the instruction has none). In a
+/// 64-lane warp shuffles have no clamp or segment mask (CPUKernelABI.h).
+uint64_t ptxWarpResult(int32_t op, uint32_t lane, uint64_t memberMask,
+                       const WarpOperands lanes[], int32_t *pred,
+                       uint32_t warpSize = GPUMEM_WARP_SIZE);
 
 /// The PTX mnemonic of `op`, for messages ("shfl.sync.idx").
 const char *ptxWarpOpName(int32_t op);

@@ -163,9 +163,10 @@ int32_t gpumem::cpu::linearThreadId(const GPUMemThreadContext *ctx) {
                  dims[0] * (ctx->threadId[1] + dims[1] * ctx->threadId[2]));
 }
 
-void BlockEpoch::startBlock(uint32_t launchSerial) {
+void BlockEpoch::startBlock(uint32_t launchSerial, uint32_t lanes) {
   static std::atomic<uint32_t> blocks{0};
   launch = launchSerial;
+  warpSize = lanes;
   block = ++blocks;
   phase = 0;
   std::fill(warpPhases.begin(), warpPhases.end(), 0);
@@ -239,7 +240,8 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
     return; // out of the arena: memcheck's to report
   const int64_t *dims = ctx->blockDim;
   int32_t thread = linearThreadId(ctx);
-  int32_t warp = thread / GPUMEM_WARP_SIZE;
+  int32_t lanesPerWarp = int32_t(epoch.warpSize);
+  int32_t warp = thread / lanesPerWarp;
   uint32_t warpPhase = epoch.warpPhase(uint32_t(warp));
   uint32_t block = epoch.block, phase = epoch.phase;
   // An earlier access of a lane of this warp before a shuffle they both
@@ -274,14 +276,13 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
       // Lanes of one warp writing the same byte between two shuffles are
       // taken as warp-synchronous code storing one value (upstream's
       // gpu.all_reduce lowering does so): not reported.
-      bool sameWarpWrites =
-          write && !atomic && b.writer / GPUMEM_WARP_SIZE == warp;
+      bool sameWarpWrites = write && !atomic && b.writer / lanesPerWarp == warp;
       bool atomicNow = b.atomicBlock == block && b.atomicPhase == phase &&
                        b.atomicThread != -1 && b.atomicThread != thread &&
                        unordered(b.atomicWarp, b.atomicWarpPhase);
       if (writtenNow && b.writer >= 0 && b.writer != thread &&
           !sameWarpWrites &&
-          unordered(b.writer / GPUMEM_WARP_SIZE, b.writeWarpPhase)) {
+          unordered(b.writer / lanesPerWarp, b.writeWarpPhase)) {
         kind = atomic  ? "atomic after write"
                : write ? "write after write"
                        : "read after write";

@@ -51,8 +51,9 @@ int32_t linearThreadId(const GPUMemThreadContext *ctx);
 /// (a completed shuffle orders the accesses of its warp's lanes).
 class BlockEpoch {
 public:
-  /// A new block of launch `launch` starts (phase 0).
-  void startBlock(uint32_t launch);
+  /// A new block of launch `launch`, whose kernel's warps have `warpSize`
+  /// lanes, starts (phase 0).
+  void startBlock(uint32_t launch, uint32_t warpSize);
   /// The block's threads passed a barrier.
   void barrier() { ++phase; }
   /// Lanes of warp `warp` completed a shuffle together (for every lane of
@@ -62,6 +63,9 @@ public:
     return warp < warpPhases.size() ? warpPhases[warp] : 0;
   }
   uint32_t launch = 0, block = 0, phase = 0;
+  /// Lanes of a warp of the running kernel: linear thread id / warpSize is
+  /// the warp.
+  uint32_t warpSize = GPUMEM_WARP_SIZE;
 
 private:
   uint32_t &warpPhaseSlot(uint32_t warp) {

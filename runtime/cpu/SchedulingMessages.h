@@ -26,13 +26,17 @@ inline bool sameLocation(const char *a, const char *b) {
   return a == b || (a && b && std::strcmp(a, b) == 0);
 }
 
-/// "0x0000ffff" for messages.
+/// "0x0000ffff" for messages; a mask past 32 bits (a 64-lane warp's) as
+/// "0x00000001ffffffff".
 struct Hex {
-  char text[16];
+  char text[24];
 };
-inline Hex hex(uint32_t v) {
+inline Hex hex(uint64_t v) {
   Hex h;
-  std::snprintf(h.text, sizeof(h.text), "0x%08x", v);
+  if (v >> 32)
+    std::snprintf(h.text, sizeof(h.text), "0x%016llx", (unsigned long long)v);
+  else
+    std::snprintf(h.text, sizeof(h.text), "0x%08x", unsigned(v));
   return h;
 }
 

@@ -45,9 +45,15 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 7
+#define GPUMEM_CPU_ABI_VERSION 8
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
+/* Lanes of a warp: a kernel's warps have GPUMEM_WARP_SIZE lanes (NVIDIA's,
+ * and the default) unless its GPUMemCPUKernel::warpSize asks for
+ * GPUMEM_MAX_WARP_SIZE (the 64-lane wavefronts of AMD's gfx9 chips). A
+ * thread's lane is its linear thread id in the block modulo the kernel's
+ * warp size, its warp the quotient. */
 #define GPUMEM_WARP_SIZE 32
+#define GPUMEM_MAX_WARP_SIZE 64
 /* Workgroup memory of a block at most, static and dynamic, on the cpu
  * target: the largest NVIDIA GPU's (Limits.h), so that a program that runs
  * there fits a GPU. Static sizes over it are a compile-time error, dynamic
@@ -79,9 +85,10 @@ typedef struct GPUMemRuntimeServices {
    * naming the kernel and the barrier's location. */
   void (*barrier)(GPUMemThreadContext *ctx, const char *location);
   /* gpu.shuffle, as MLIR specifies it: `value` holds the 32- or 64-bit
-   * value in its low bits. Lanes are linear thread ids modulo
-   * GPUMEM_WARP_SIZE; only the first `width` (1..32) lanes of the warp take
-   * part. The offset counts modulo 32, as PTX's shfl does; the source lane
+   * value in its low bits. Lanes are linear thread ids modulo the kernel's
+   * warp size (32 unless GPUMemCPUKernel::warpSize says 64); only the first
+   * `width` (1..warp size) lanes of the warp take part. The offset counts
+   * modulo the warp size, as PTX's shfl does modulo 32; the source lane
    * is lane ^ offset (xor), lane - offset (up), lane + offset (down) or
    * offset (idx). The result is the source lane's value and *valid is 1,
    * or, when the caller or the source is not among the first `width`
@@ -107,18 +114,29 @@ typedef struct GPUMemRuntimeServices {
 
   /* bar.sync / barrier.sync `id`, `count`: with count < 0 every thread of
    * the block takes part (then it is `barrier`); else the barrier `id`
-   * (0..15) completes when `count` threads (a multiple of 32) arrived. */
+   * (0..15) completes when `count` threads (a multiple of the kernel's warp
+   * size) arrived; a warp counts as its size once its live lanes arrived. */
   void (*barrierSync)(GPUMemThreadContext *ctx, int32_t id, int32_t count,
                       const char *location);
   /* A warp-synchronous operation (GPUMemWarpOp) over the lanes of
-   * `memberMask`, which must hold the caller's lane and only lanes that
-   * exist and have not exited; every lane of it must reach the same
-   * operation with the same mask (compute-sanitizer's synccheck). `value`
-   * is the lane's operand in its low bits, `b` and `c` PTX's operands of
-   * shfl.sync; *pred receives the predicate result (shfl.sync's validity,
-   * match.sync.all's). Returns the operation's result. */
+   * `memberMask`, bit l for lane l of the caller's warp (lanes 0..63; a
+   * caller with a 32-bit mask zero-extends it), which must hold the
+   * caller's lane and only lanes that exist and have not exited; every lane
+   * of it must reach the same operation with the same mask
+   * (compute-sanitizer's synccheck). `value` is the lane's operand in its
+   * low bits, `b` and `c` PTX's operands of shfl.sync; *pred receives the
+   * predicate result (shfl.sync's validity, match.sync.all's). Returns the
+   * operation's result: for VOTE_BALLOT, MATCH_ANY and MATCH_ALL a mask of
+   * lanes like memberMask, all 64 bits of it in a 64-lane warp.
+   *
+   * In a kernel with 32-lane warps the operations are PTX's (the shuffles
+   * with shfl.sync's clamp and segment mask in c). In a kernel with 64-lane
+   * warps (GPUMemCPUKernel::warpSize 64) shuffles have no clamp or segment
+   * mask: c is ignored, b counts modulo 64, and the source lane is b (IDX),
+   * lane ^ b (BFLY), lane - b (UP, valid when >= 0) or lane + b (DOWN,
+   * valid when <= 63); vote, redux and match combine up to 64 lanes. */
   uint64_t (*warpSync)(GPUMemThreadContext *ctx, int32_t op,
-                       uint32_t memberMask, uint64_t value, int32_t b,
+                       uint64_t memberMask, uint64_t value, int32_t b,
                        int32_t c, int32_t *pred, const char *location);
   /* CUDA's vprintf: `format` and the argument buffer the NVVM lowering
    * packs (each argument at its natural alignment, floats as doubles). */
@@ -280,6 +298,11 @@ typedef struct GPUMemCPUKernel {
    * product of its dimensions); a launch of a larger block fails as it
    * does on CUDA. 0 when the kernel has none. */
   int32_t maxThreadsPerBlock;
+  /* Lanes of the kernel's warps: GPUMEM_WARP_SIZE (32) or
+   * GPUMEM_MAX_WARP_SIZE (64); 0 means 32. Lane and warp ids, warpSync's
+   * member masks, gpu.shuffle's widths and bar.sync's counts are in warps
+   * of this size. */
+  int32_t warpSize;
 } GPUMemCPUKernel;
 
 /* The flags of GPUMemCPUKernel::checks. */

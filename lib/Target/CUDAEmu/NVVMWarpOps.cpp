@@ -3,13 +3,14 @@
 // op (populateWarpOpPatterns, called by populateNVVMToCPUPatterns in
 // NVVMOps.cpp): nvvm.shfl.sync, nvvm.vote.sync, nvvm.redux.sync (integers),
 // nvvm.match.sync and nvvm.bar.warp.sync each become one call of the
-// runtime's services->warpSync with the op's kind, mask and value (widened
-// to i64). The runtime rendezvouses the warp's threads and computes
-// the result (its semantics, the clamp and segment mask of shfl.sync
-// included, live in runtime/cpu/PTXWarpOps.cpp); the result is truncated
-// back to the op's type, and a predicate (shfl's valid bit, match.all's
-// equality) is read from a stack slot the service writes. In a coroutine
-// kernel the thread suspends after the call and reads the result with
+// runtime's services->warpSync with the op's kind, mask and value (both
+// widened to i64: the service's member mask has a bit for each of up to 64
+// lanes, and PTX's 32-lane mask is zero-extended). The runtime rendezvouses
+// the warp's threads and computes the result (its semantics, the clamp and
+// segment mask of shfl.sync included, live in runtime/cpu/PTXWarpOps.cpp);
+// the result is truncated back to the op's type, and a predicate (shfl's valid
+// bit, match.all's equality) is read from a stack slot the service writes. In a
+// coroutine kernel the thread suspends after the call and reads the result with
 // services->warpSyncResult when resumed.
 //===----------------------------------------------------------------------===//
 
@@ -36,9 +37,12 @@ Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
   } else {
     slot = LLVM::ZeroOp::create(builder, loc, ptr);
   }
-  Value result =
-      access.call(GPUMEM_RUNTIME_SERVICE(warpSync),
-                  {context, i32(warpOp), mask, value, b, c, slot, location()});
+  // PTX's 32-bit member mask, zero-extended to the service's 64 bits.
+  Value wideMask =
+      LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), mask);
+  Value result = access.call(
+      GPUMEM_RUNTIME_SERVICE(warpSync),
+      {context, i32(warpOp), wideMask, value, b, c, slot, location()});
   if (coroutine) {
     suspendAfterLastCall();
     result =

@@ -44,6 +44,8 @@ DictionaryAttr KernelTableEntry::toAttr(MLIRContext *context) const {
     attrs.append("max_threads", b.getI32IntegerAttr(maxThreads));
   if (checks)
     attrs.append("checks", b.getI32IntegerAttr(checks));
+  if (warpSize)
+    attrs.append("warp_size", b.getI32IntegerAttr(warpSize));
   return attrs.getDictionary(context);
 }
 
@@ -70,7 +72,8 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
                                                   "max_shared_bytes",
                                                   "barriers_only",
                                                   "max_threads",
-                                                  "checks"};
+                                                  "checks",
+                                                  "warp_size"};
   for (NamedAttribute field : dict)
     if (!llvm::is_contained(known, field.getName().getValue()))
       return fail(("unknown key '" + field.getName().getValue() + "'").str());
@@ -120,6 +123,7 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
   get("max_threads", entry.maxThreads);
   get("max_shared_bytes", entry.maxSharedBytes);
   get("checks", entry.checks);
+  get("warp_size", entry.warpSize);
   if (Attribute value = dict.get("param_bytes")) {
     auto bytes = dyn_cast<DenseI32ArrayAttr>(value);
     wellTyped &= bool(bytes);
@@ -135,6 +139,9 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
   }
   if (!wellTyped)
     return fail("a key of the wrong type");
+  if (dict.get("warp_size") && entry.warpSize != GPUMEM_WARP_SIZE &&
+      entry.warpSize != GPUMEM_MAX_WARP_SIZE)
+    return fail("warp_size is not 32 or 64");
   if (!entry.runThread && !entry.startCoroutine)
     return fail("no run_thread or start_coroutine");
   if (!entry.paramBytes.empty() &&
@@ -181,7 +188,7 @@ gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto i64 = IntegerType::get(context, 64);
   auto kernelType = LLVM::LLVMStructType::getLiteral(
       context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr,
-                LLVM::LLVMArrayType::get(i32, 3), i32});
+                LLVM::LLVMArrayType::get(i32, 3), i32, i32});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, table->size());
   auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
 
@@ -242,7 +249,8 @@ gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
               builder, loc, LLVM::LLVMArrayType::get(i32, 3),
               DenseIntElementsAttr::get(RankedTensorType::get({3}, i32),
                                         ArrayRef<int32_t>(known))),
-          constant(i32, entry.maxThreads)};
+          constant(i32, entry.maxThreads),
+          constant(i32, entry.warpSize ? entry.warpSize : GPUMEM_WARP_SIZE)};
       Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
       for (auto [field, value] : llvm::enumerate(fields))
         kernel = LLVM::InsertValueOp::create(builder, loc, kernel, value,

@@ -41,6 +41,8 @@ struct KernelTableEntry {
   bool barriersOnly = false;             // barriers_only (cuda-emu)
   int32_t maxThreads = 0;                // max_threads (cuda-emu)
   int32_t checks = 0;                    // checks: GPUMemCheck flags
+  /// Lanes of the kernel's warps, 32 or 64; 0 is the default, 32.
+  int32_t warpSize = 0; // warp_size
 
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *context) const;
   /// The entry `attr` holds; an error on `module` when it is malformed.

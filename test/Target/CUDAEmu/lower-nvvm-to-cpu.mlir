@@ -80,7 +80,7 @@ gpu.module @layout [#nvvm.target<chip = "sm_90">] {
 // CHECK: llvm.call @helper(%{{.*}}, %[[CTX]]) : (i32, !llvm.ptr) -> i32
 // CHECK: %[[OP:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK: llvm.getelementptr %{{.*}}[32]
-// CHECK: llvm.call %{{.*}}(%[[CTX]], %[[OP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SLOT]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK: llvm.call %{{.*}}(%[[CTX]], %[[OP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SLOT]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i64, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
 // CHECK: llvm.intr.coro.suspend
 // CHECK: llvm.getelementptr %{{.*}}[64]
 // CHECK: llvm.call %{{.*}}(%[[CTX]], %[[SLOT]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> i64
