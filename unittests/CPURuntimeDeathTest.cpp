@@ -185,6 +185,46 @@ TEST_F(CPURuntimeDeathTest, ShuffleWidthOutOfRange) {
               R"(width 0 is not in 1\.\.32)");
 }
 
+//--- 64-lane warps --------------------------------------------------------//
+
+TEST_F(CPURuntimeDeathTest, MemberMaskNamesALanePastTheBlock) {
+  // 48 threads: the warp has lanes 0..47, the mask names all 64.
+  EXPECT_EXIT(launch("wave64_full_mask", {1, 1, 1}, {48, 1, 1}),
+              ExitedWithCode(1),
+              R"(^gpumem: error: kernel 'wave64_full_mask': bar\.warp\.sync )"
+              R"(at full_mask\.mlir:4:5: thread \([0-9]+,0,0\) of block )"
+              R"(\(0,0,0\) names lanes that do not exist in member mask )"
+              R"(0xffffffffffffffff \(its warp has 48 lanes\)
+$)");
+}
+
+TEST_F(CPURuntimeDeathTest, NamedBarrierCountOfAWarpOf32In64LaneWarps) {
+  int32_t *out = nullptr, count = 96;
+  EXPECT_EXIT(launch("wave64_barrier", {1, 1, 1}, {128, 1, 1}, {&out, &count}),
+              ExitedWithCode(1),
+              R"(kernel 'wave64_barrier': bar\.sync at )"
+              R"(wave64_barrier\.mlir:3:3: a thread count of 96 is not a )"
+              R"(positive multiple of 64)");
+}
+
+TEST_F(CPURuntimeDeathTest, ShuffleWiderThan64Lanes) {
+  int32_t mode = GPUMEM_SHUFFLE_XOR, offset = 1, width = 65;
+  uint64_t *values = nullptr;
+  int32_t *valid = nullptr;
+  EXPECT_EXIT(launch("shuffle_wave64", {1, 1, 1}, {64, 1, 1},
+                     {&mode, &offset, &width, &values, &valid}),
+              ExitedWithCode(1),
+              R"(kernel 'shuffle_wave64': shuffle at shuffle\.mlir:7:11: )"
+              R"(width 65 is not in 1\.\.64)");
+}
+
+TEST_F(CPURuntimeDeathTest, WarpSizeNeither32Nor64) {
+  EXPECT_EXIT(mgpuModuleGetFunction(testModule(), "warp_size_48"),
+              ExitedWithCode(1),
+              R"(kernel 'warp_size_48': malformed kernel record \(warpSize )"
+              R"(48; the runtime runs warps of 32 or 64 lanes\))");
+}
+
 TEST_F(CPURuntimeDeathTest, BlockSizeOtherThanKnown) {
   launch("empty_known", {2, 1, 1}, {8, 2, 1});
   EXPECT_EXIT(launch("empty_known", {2, 1, 1}, {16, 1, 1}), ExitedWithCode(1),

@@ -3,13 +3,17 @@
 // the first `width` lanes of a warp take part), the valid flags, offsets
 // modulo 32, a partial last warp (blocks of 40 threads), sources that
 // returned, 3-D blocks, 64-bit values, and a warp reduction that mixes
-// shuffles in a loop with a barrier.
+// shuffles in a loop with a barrier. Kernels with 64-lane warps
+// (GPUMemCPUKernel::warpSize 64): gpu.shuffle of width 64, warpSync's
+// shuffle, ballot and votes over 64 lanes, and bar.sync counting a warp as
+// 64 threads.
 //===----------------------------------------------------------------------===//
 
 #include "CPURuntimeTestSupport.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -27,14 +31,14 @@ struct Result {
   std::vector<int32_t> valid;
 };
 
-Result runShuffle(int32_t mode, int32_t offset, int32_t width, Dim3 block) {
+Result runShuffle(int32_t mode, int32_t offset, int32_t width, Dim3 block,
+                  const char *kernel = "shuffle") {
   int64_t threads = block.x * block.y * block.z;
   Result r{std::vector<uint64_t>(threads, 0),
            std::vector<int32_t>(threads, -7)};
   uint64_t *valuep = r.value.data();
   int32_t *validp = r.valid.data();
-  launch("shuffle", {1, 1, 1}, block,
-         {&mode, &offset, &width, &valuep, &validp});
+  launch(kernel, {1, 1, 1}, block, {&mode, &offset, &width, &valuep, &validp});
   return r;
 }
 
@@ -196,6 +200,80 @@ TEST(CPURuntimeShuffle, WarpSumsWithShufflesAndABarrier) {
   launch("warp_sum", {2, 2, 2}, {8, 5, 1}, {&p});
   EXPECT_EQ(out, std::vector<int32_t>(8, 820));
   gpumemCPURuntimeConfigure(0, 0);
+}
+
+//--- 64-lane warps
+//-----------------------------------------------------------//
+
+TEST(CPURuntimeWave64, GPUShuffleInWarpsOf64Lanes) {
+  // xor 32 crosses the halves of a 64-lane warp.
+  expectSources(
+      runShuffle(GPUMEM_SHUFFLE_XOR, 32, 64, {128, 1, 1}, "shuffle_wave64"),
+      sources(128, [](int64_t t) { return t ^ 32; }));
+  // The offset counts modulo 64: idx 70 reads lane 6 of each warp.
+  expectSources(
+      runShuffle(GPUMEM_SHUFFLE_IDX, 70, 64, {100, 1, 1}, "shuffle_wave64"),
+      sources(100, [](int64_t t) { return t / 64 * 64 + 6; }));
+  // 100 threads: warp 1 has lanes 0..35 (threads 64..99).
+  expectSources(
+      runShuffle(GPUMEM_SHUFFLE_DOWN, 40, 64, {100, 1, 1}, "shuffle_wave64"),
+      sources(100, [](int64_t t) {
+        return t % 64 + 40 < 64 && t + 40 < 100 ? t + 40 : -1;
+      }));
+  // Lanes are linear ids modulo 64 in 3-D blocks too (8 x 4 x 4).
+  expectSources(
+      runShuffle(GPUMEM_SHUFFLE_XOR, 33, 64, {8, 4, 4}, "shuffle_wave64"),
+      sources(128, [](int64_t t) { return t ^ 33; }));
+  // Width 32 in a 64-lane warp: lanes 32..63 take no part.
+  expectSources(
+      runShuffle(GPUMEM_SHUFFLE_UP, 1, 32, {64, 1, 1}, "shuffle_wave64"),
+      sources(64, [](int64_t t) { return t >= 1 && t < 32 ? t - 1 : -1; }));
+}
+
+TEST(CPURuntimeWave64, WarpOperationsOver64Lanes) {
+  for (int64_t n : {128, 100, 64}) {
+    std::vector<uint64_t> out(6 * n, ~uint64_t(0));
+    uint64_t *p = out.data();
+    launch("wave64", {1, 1, 1}, {n, 1, 1}, {&p});
+    for (int64_t t = 0; t < n; ++t) {
+      int64_t lane = t % 64, first = t - lane;
+      int64_t lanes = std::min<int64_t>(64, n - first);
+      const uint64_t *r = &out[6 * t];
+      // The rotation: lane (lane + 1) % 64, the caller's own value where
+      // that lane is past the block (not in the member mask).
+      int64_t source = (lane + 1) % 64;
+      EXPECT_EQ(r[0], uint64_t(1000 + (source < lanes ? first + source : t)))
+          << n << " threads, thread " << t;
+      EXPECT_EQ(r[1], 1u) << t;
+      uint64_t ballot = 0;
+      for (int64_t l = 0; l < lanes; ++l)
+        if ((first + l) % 3 == 0)
+          ballot |= uint64_t(1) << l;
+      EXPECT_EQ(r[2], ballot) << n << " threads, thread " << t;
+      EXPECT_EQ(r[3], uint64_t(first + lanes <= 100)) << t;
+      EXPECT_EQ(r[4], uint64_t(first <= 70 && 70 < first + lanes)) << t;
+      EXPECT_EQ(r[5], (lane ^ 32) < lanes ? uint64_t(1000 + (t ^ 32)) : 0u)
+          << t;
+    }
+  }
+  // Both halves of a full wave's ballot: every third thread of 0..63.
+  std::vector<uint64_t> out(6 * 64, 0);
+  uint64_t *p = out.data();
+  launch("wave64", {1, 1, 1}, {64, 1, 1}, {&p});
+  EXPECT_EQ(out[2], 0x9249249249249249u);
+}
+
+TEST(CPURuntimeWave64, NamedBarrierCountsAWarpAs64Threads) {
+  // Two wavefronts of 64; then one of 64 and a partial one of 32 lanes,
+  // which counts as 64 arrivals once its live lanes arrived.
+  for (int64_t n : {128, 96}) {
+    std::vector<int32_t> out(n, -1);
+    int32_t *p = out.data();
+    int32_t count = 128;
+    launch("wave64_barrier", {1, 1, 1}, {n, 1, 1}, {&p, &count});
+    for (int64_t t = 0; t < n; ++t)
+      EXPECT_EQ(out[t], int32_t((t + 64) % n)) << n << " threads, " << t;
+  }
 }
 
 } // namespace

@@ -409,6 +409,70 @@ void stackHog(void **params, GPUMemThreadContext *ctx) {
   arg<int32_t *>(params, 0)[linearThread(ctx)] = sum;
 }
 
+//--- 64-lane warps (GPUMemCPUKernel::warpSize 64) --------------------------//
+
+/// The lanes of the caller's 64-lane warp that exist (the block's last warp
+/// may be partial), as a member mask.
+uint64_t waveMask(const GPUMemThreadContext *ctx) {
+  int64_t t = linearThread(ctx), first = t - t % 64;
+  int64_t lanes = threadsPerBlock(ctx) - first;
+  return lanes >= 64 ? ~uint64_t(0) : (uint64_t(1) << lanes) - 1;
+}
+
+uint64_t warpSync(GPUMemThreadContext *ctx, int32_t op, uint64_t mask,
+                  uint64_t value, int32_t b, int32_t *pred,
+                  const char *location) {
+  return ctx->services->warpSync(ctx, op, mask, value, b, /*c=*/0x1f, pred,
+                                 location);
+}
+
+/// wave64(uint64 *out): six results per thread t (lane t % 64):
+/// out[6t]     SHFL_IDX from lane (lane + 1) % 64 of 1000 + t (a rotation)
+/// out[6t + 1] its predicate
+/// out[6t + 2] VOTE_BALLOT of t % 3 == 0
+/// out[6t + 3] VOTE_ALL of t < 100
+/// out[6t + 4] VOTE_ANY of t == 70
+/// out[6t + 5] gpu.shuffle xor 32, width 64, of 1000 + t.
+void wave64(void **params, GPUMemThreadContext *ctx) {
+  int64_t t = linearThread(ctx);
+  uint64_t *out = arg<uint64_t *>(params, 0) + 6 * t;
+  uint64_t mask = waveMask(ctx);
+  int32_t pred = -1;
+  out[0] = warpSync(ctx, GPUMEM_WARP_SHFL_IDX, mask, uint64_t(1000 + t),
+                    int32_t((t + 1) % 64), &pred, "wave64.mlir:1:1");
+  out[1] = uint64_t(pred);
+  out[2] = warpSync(ctx, GPUMEM_WARP_VOTE_BALLOT, mask, t % 3 == 0, 0, nullptr,
+                    "wave64.mlir:2:1");
+  out[3] = warpSync(ctx, GPUMEM_WARP_VOTE_ALL, mask, t < 100, 0, nullptr,
+                    "wave64.mlir:3:1");
+  out[4] = warpSync(ctx, GPUMEM_WARP_VOTE_ANY, mask, t == 70, 0, nullptr,
+                    "wave64.mlir:4:1");
+  int32_t valid = -1;
+  out[5] = shuffle(ctx, uint64_t(1000 + t), 32, 64, GPUMEM_SHUFFLE_XOR, &valid,
+                   "wave64.mlir:5:1");
+  if (!valid)
+    out[5] = 0;
+}
+
+/// wave64_barrier(int32 *out, int32 count): every thread t writes t to
+/// shared memory, waits at bar.sync 1 for `count` threads, and reads
+/// thread (t + 64) % n's entry into out[t].
+void wave64Barrier(void **params, GPUMemThreadContext *ctx) {
+  int64_t t = linearThread(ctx), n = threadsPerBlock(ctx);
+  int32_t *shared = reinterpret_cast<int32_t *>(ctx->sharedMemory);
+  shared[t] = int32_t(t);
+  ctx->services->barrierSync(ctx, 1, arg<int32_t>(params, 1),
+                             "wave64_barrier.mlir:3:3");
+  arg<int32_t *>(params, 0)[t] = shared[(t + 64) % n];
+}
+
+/// wave64_full_mask(): bar.warp.sync with all 64 lanes in the mask, whether
+/// or not the block has them.
+void wave64FullMask(void **params, GPUMemThreadContext *ctx) {
+  warpSync(ctx, GPUMEM_WARP_SYNC, ~uint64_t(0), 0, 0, nullptr,
+           "full_mask.mlir:4:5");
+}
+
 //--- The module ------------------------------------------------------------//
 
 #define THREAD_ONLY nullptr
@@ -417,9 +481,17 @@ const int32_t saxpyParams[] = {8, 4, 8, 8};
 const int32_t shuffleParams[] = {4, 4, 4, 8, 8};
 const int32_t pointerParams[] = {8, 8, 8};
 
+const int32_t wave64BarrierParams[] = {8, 4};
+
 /// `kernel` with its parameter sizes.
 GPUMemCPUKernel withParams(GPUMemCPUKernel kernel, const int32_t *bytes) {
   kernel.paramBytes = bytes;
+  return kernel;
+}
+
+/// `kernel` with warps of `lanes` lanes.
+GPUMemCPUKernel withWarpSize(GPUMemCPUKernel kernel, int32_t lanes) {
+  kernel.warpSize = lanes;
   return kernel;
 }
 
@@ -474,6 +546,21 @@ const GPUMemCPUKernel kernels[] = {
     {"assert_barrier", assertBeforeBarrier, THREAD_ONLY, 0, 1, 0},
     {"barrier_no_fibers", barrierNoFibers, THREAD_ONLY, 0, 0, 0},
     {"shuffle_bad_width", shuffleBadWidth, THREAD_ONLY, 0, 1, 0},
+    // 64-lane warps (stack_hog stays last: a test names the last kernel).
+    withWarpSize(
+        withParams({"wave64", wave64, THREAD_ONLY, 0, 1, 1}, pointerParams),
+        64),
+    withWarpSize(withParams({"wave64_barrier", wave64Barrier, THREAD_ONLY,
+                             1024 * 4, 1, 2},
+                            wave64BarrierParams),
+                 64),
+    withWarpSize(
+        withParams({"shuffle_wave64", shuffleKernel, THREAD_ONLY, 0, 1, 5},
+                   shuffleParams),
+        64),
+    withWarpSize({"wave64_full_mask", wave64FullMask, THREAD_ONLY, 0, 1, 0},
+                 64),
+    withWarpSize({"warp_size_48", empty, THREAD_ONLY, 0, 1, 0}, 48),
     withParams({"stack_hog", stackHog, THREAD_ONLY, 0, 1, 1}, pointerParams),
 };
 

@@ -1,7 +1,9 @@
 //===----------------------------------------------------------------------===//
 // The cuda-emu target's PTX semantics in the CPU runtime, checked against
 // the PTX ISA's definitions: shfl.sync's clamp and segment mask, vote,
-// redux and match results, and CUDA's vprintf argument buffer.
+// redux and match results, and CUDA's vprintf argument buffer; and the same
+// operations in a 64-lane warp (a kernel with warpSize 64), where shuffles
+// have no clamp or segment mask and masks have 64 bits.
 //===----------------------------------------------------------------------===//
 
 #include "CUDAEmulation.h"
@@ -108,6 +110,73 @@ TEST(PTXMatch, AnyAndAll) {
   EXPECT_EQ(warp.at(GPUMEM_WARP_MATCH_ANY, 9).first, 0xff00ull);
   EXPECT_EQ(warp.at(GPUMEM_WARP_MATCH_ALL, 9), (Result(0, 0)));
   EXPECT_EQ(warp.at(GPUMEM_WARP_MATCH_ALL, 9, 0xff00), (Result(0xff00, 1)));
+}
+
+/// Operands of the 64 lanes of a 64-lane warp: value = 100 + lane.
+struct Wave {
+  WarpOperands lanes[GPUMEM_MAX_WARP_SIZE];
+  Wave(int32_t b, int32_t c) {
+    for (uint32_t l = 0; l < GPUMEM_MAX_WARP_SIZE; ++l)
+      lanes[l] = {100 + l, b, c};
+  }
+  Result at(int32_t op, uint32_t lane, uint64_t mask = ~uint64_t(0)) const {
+    int32_t pred = -1;
+    uint64_t result =
+        ptxWarpResult(op, lane, mask, lanes, &pred, GPUMEM_MAX_WARP_SIZE);
+    return Result{result, pred};
+  }
+};
+
+TEST(Wave64Shuffle, IdxReadsTheLaneModulo64) {
+  // c (a 32-lane clamp and segment mask) plays no part.
+  Wave wave(45, segment(8, false));
+  EXPECT_EQ(wave.at(GPUMEM_WARP_SHFL_IDX, 3), (Result(145, 1)));
+  Wave wrapped(64 + 7, kFullClamp);
+  EXPECT_EQ(wrapped.at(GPUMEM_WARP_SHFL_IDX, 60), (Result(107, 1)));
+  // A rotation: lane l reads lane (l + 1) % 64.
+  for (uint32_t l = 0; l < GPUMEM_MAX_WARP_SIZE; ++l) {
+    Wave rotation(0, 0);
+    rotation.lanes[l].b = int32_t((l + 1) % 64);
+    EXPECT_EQ(rotation.at(GPUMEM_WARP_SHFL_IDX, l),
+              (Result(100 + (l + 1) % 64, 1)))
+        << l;
+  }
+  // A source outside the member mask: the caller's own value.
+  EXPECT_EQ(wave.at(GPUMEM_WARP_SHFL_IDX, 3, 0xffffffffu), (Result(103, 1)));
+}
+
+TEST(Wave64Shuffle, UpDownAndButterflyOverTheWholeWave) {
+  Wave up(3, kFullClamp);
+  EXPECT_EQ(up.at(GPUMEM_WARP_SHFL_UP, 2), (Result(102, 0)));
+  EXPECT_EQ(up.at(GPUMEM_WARP_SHFL_UP, 40), (Result(137, 1)));
+  Wave down(3, kFullClamp);
+  EXPECT_EQ(down.at(GPUMEM_WARP_SHFL_DOWN, 30), (Result(133, 1)));
+  EXPECT_EQ(down.at(GPUMEM_WARP_SHFL_DOWN, 61), (Result(161, 0)));
+  Wave bfly(32, kFullClamp);
+  EXPECT_EQ(bfly.at(GPUMEM_WARP_SHFL_BFLY, 5), (Result(137, 1)));
+  EXPECT_EQ(bfly.at(GPUMEM_WARP_SHFL_BFLY, 50), (Result(118, 1)));
+}
+
+TEST(Wave64Vote, BallotHas64Bits) {
+  Wave wave(0, 0);
+  for (uint32_t l = 0; l < GPUMEM_MAX_WARP_SIZE; ++l)
+    wave.lanes[l].value = l >= 30 && l < 34;
+  EXPECT_EQ(wave.at(GPUMEM_WARP_VOTE_BALLOT, 0).first, 0x3c0000000ull);
+  EXPECT_EQ(wave.at(GPUMEM_WARP_VOTE_ANY, 63).first, 1ull);
+  EXPECT_EQ(wave.at(GPUMEM_WARP_VOTE_ALL, 63).first, 0ull);
+  EXPECT_EQ(wave.at(GPUMEM_WARP_VOTE_ALL, 32, 0x3c0000000ull).first, 1ull);
+  EXPECT_EQ(wave.at(GPUMEM_WARP_VOTE_ANY, 40, ~0x3c0000000ull).first, 0ull);
+}
+
+TEST(Wave64ReduxAndMatch, Over64Lanes) {
+  Wave wave(0, 0);
+  EXPECT_EQ(wave.at(GPUMEM_WARP_REDUX_ADD, 0).first, 64ull * 100 + 2016);
+  EXPECT_EQ(wave.at(GPUMEM_WARP_REDUX_MAX, 0).first, 163ull);
+  for (uint32_t l = 0; l < GPUMEM_MAX_WARP_SIZE; ++l)
+    wave.lanes[l].value = l / 16;
+  EXPECT_EQ(wave.at(GPUMEM_WARP_MATCH_ANY, 50).first, 0xffff000000000000ull);
+  EXPECT_EQ(wave.at(GPUMEM_WARP_MATCH_ALL, 50, 0xffff000000000000ull),
+            (Result(0xffff000000000000ull, 1)));
 }
 
 /// The buffer upstream's NVVM lowering packs for (i32, f64, i64, ptr).
