@@ -8,6 +8,11 @@
 // RUN: gpumem-opt %s -split-input-file %rocm-front-gfx1100 -verify-diagnostics
 // RUN: gpumem-opt %s -split-input-file %rocm-pipeline-gfx950 | gpumem-objects ptx - | FileCheck %s --check-prefix=GFX950
 
+// The report names the chip's limit.
+// RUN: gpumem-opt %s -split-input-file --pass-pipeline='builtin.module(gpumem-hoist-workgroup-allocs,gpu-kernel-outlining,gpumem-hoist-workgroup-allocs,gpumem-plan-workgroup-memory{target=rocm chip=gfx950 report=text})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// REPORT: workgroup memory of kernel @main_kernel::@main_kernel ({{.*}}), target rocm gfx950
+// REPORT: limit: 163840 bytes per block
+
 // GFX950-LABEL: gpu.binary @main_kernel (gfx950)
 // GFX950: .amdhsa_group_segment_fixed_size 70000
 // GFX950-NEXT: .amdhsa_private_segment_fixed_size 0
