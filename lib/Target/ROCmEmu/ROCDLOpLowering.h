@@ -67,9 +67,9 @@ public:
   /// as AMD GPUs fill wavefronts), as an i64.
   mlir::Value linearThreadId();
   /// (ROCDLWarpOps.cpp) services->warpSync of `warpOp` (GPUMemWarpOp) over
-  /// `mask` (i32) with `value` (i64), `b` and `c` (i32); in a coroutine
-  /// kernel the thread suspends after it and reads the result with
-  /// services->warpSyncResult.
+  /// `mask` (i32, zero-extended to the ABI's member mask) with `value`
+  /// (i64), `b` and `c` (i32); in a coroutine kernel the thread suspends
+  /// after it and reads the result with services->warpSyncResult.
   mlir::Value warpSync(int32_t warpOp, mlir::Value mask, mlir::Value value,
                        mlir::Value b, mlir::Value c);
 

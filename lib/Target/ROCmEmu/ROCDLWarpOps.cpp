@@ -54,8 +54,27 @@ using namespace mlir;
 using namespace gpumem::rocmemu;
 using namespace gpumem::rocmemu::rocdlops;
 
+namespace {
+
+/// The C type of warpSync's member mask: its width is the ABI's.
+template <typename F> struct MemberMaskOf;
+template <typename R, typename Context, typename Op, typename Mask,
+          typename... Rest>
+struct MemberMaskOf<R (*)(Context, Op, Mask, Rest...)> {
+  using type = Mask;
+};
+constexpr unsigned kMemberMaskBits =
+    8 * sizeof(MemberMaskOf<decltype(GPUMemRuntimeServices::warpSync)>::type);
+
+} // namespace
+
 Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
                         Value c) {
+  // The call's operands must have the service's C types: an indirect call
+  // takes its signature from them.
+  if (mask.getType().getIntOrFloatBitWidth() < kMemberMaskBits)
+    mask = LLVM::ZExtOp::create(builder, loc,
+                                builder.getIntegerType(kMemberMaskBits), mask);
   Value slot = LLVM::ZeroOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext()));
   Value result =

@@ -67,7 +67,7 @@ gpu.module @ids [#rocdl.target<chip = "gfx1100">] {
 // CHECK: %[[C:.*]] = llvm.mlir.constant(31 : i32) : i32
 // CHECK: %[[IDX:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: llvm.getelementptr %{{.*}}[32]
-// CHECK: llvm.call %{{.*}}(%[[CTX:.*]], %[[IDX]], %[[MASK:.*]], %{{.*}}, %[[SOURCE]], %[[C]], %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK: llvm.call %{{.*}}(%[[CTX:.*]], %[[IDX]], %[[MASK:.*]], %{{.*}}, %[[SOURCE]], %[[C]], %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i{{32|64}}, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
 // CHECK: llvm.intr.coro.suspend
 // CHECK: llvm.getelementptr %{{.*}}[64]
 // CHECK: %[[RAW:.*]] = llvm.call %{{.*}}(%[[CTX]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> i64
