@@ -3,6 +3,7 @@
 #                            gpumem-objects (a Python script)
 #   lib/                     the runtimes (libgpumem_cpu_runtime.so,
 #                            libgpumem_cuda_runtime.so,
+#                            libgpumem_rocm_runtime.so,
 #                            libgpumem_vulkan_runtime.so, libgpumem_runner_utils.so)
 #                            and the compiler's static libraries
 #   include/gpumem/          headers, .td files and their TableGen'd .inc files
@@ -17,7 +18,7 @@ include(CMakePackageConfigHelpers)
 set(GPUMEM_INSTALLED_LIBRARIES
   GPUMemDialect GPUMemSupport GPUMemTransforms GPUMemToLLVM
   GPUMemHostKernel GPUMemCPUTarget GPUMemCUDATarget GPUMemCUDAEmuTarget
-  GPUMemROCmTarget GPUMemVulkanTarget
+  GPUMemROCmTarget GPUMemROCmEmuTarget GPUMemVulkanTarget
   GPUMemPipelines)
 foreach(library ${GPUMEM_INSTALLED_LIBRARIES})
   target_include_directories(${library} INTERFACE
@@ -41,8 +42,8 @@ install(TARGETS gpumem-opt gpumem-run gpumem-compile
 # nothing else from the build (docs/decisions.md).
 install(PROGRAMS ${GPUMEM_SOURCE_DIR}/tools/gpumem-objects/gpumem-objects.py
   DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME gpumem-objects)
-install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_vulkan_runtime
-  gpumem_runner_utils LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_rocm_runtime
+  gpumem_vulkan_runtime gpumem_runner_utils LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(GPUMEM_SANITIZE)
   install(TARGETS gpumem_sanitizer_defaults
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

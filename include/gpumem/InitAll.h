@@ -17,6 +17,7 @@
 #include "gpumem/Target/CUDA/Passes.h"
 #include "gpumem/Target/CUDAEmu/Passes.h"
 #include "gpumem/Target/ROCm/Passes.h"
+#include "gpumem/Target/ROCmEmu/Passes.h"
 #include "gpumem/Target/Vulkan/Passes.h"
 #include "gpumem/Target/Vulkan/Target.h"
 #include "gpumem/Transforms/Passes.h"
@@ -33,6 +34,7 @@ inline void registerAllGPUMemPasses() {
   registerGPUMemCUDAPasses();
   registerGPUMemCUDAEmuPasses();
   registerGPUMemROCmPasses();
+  registerGPUMemROCmEmuPasses();
   registerGPUMemVulkanPasses();
 }
 

@@ -375,6 +375,10 @@ void DeviceModuleLowering::createKernelEntries() {
     if (coroutine)
       entry.resumeCoroutine = FlatSymbolRefAttr::get(context, kResumeName);
     entry.barriersOnly = barrierOnlyKernels.contains(kernel);
+    // The runtime's warps have 32 lanes unless a kernel asks for another
+    // size (AMD's wave64).
+    if (layout.warpSize != GPUMEM_WARP_SIZE)
+      entry.warpSize = int32_t(layout.warpSize);
     table.push_back(std::move(entry));
   }
   if (!coroutineKernels.empty()) {

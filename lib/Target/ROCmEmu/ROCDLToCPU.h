@@ -15,6 +15,7 @@
 
 #include "../HostKernel/DeviceFunctions.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -45,6 +46,14 @@ bool isBlockBarrierROCDLOp(mlir::Operation *op);
 /// ds_swizzle whose offset is not a constant of a known mode, readlane of a
 /// value wider than 64 bits.
 bool isSupportedROCDLOp(mlir::Operation *op);
+
+/// Renames ocml's __ocml_* declarations to the libm functions with the same
+/// results, and checks that every other declared function is one the host
+/// provides; errors name the calls (OCMLFunctions.cpp).
+mlir::LogicalResult mapOCMLCalls(mlir::gpu::GPUModuleOp module);
+/// Gives bodies to the __ocml_* functions libm has no counterpart of
+/// (rsqrt, pown); called once the context arguments are in place.
+mlir::LogicalResult defineOCMLHelpers(mlir::gpu::GPUModuleOp module);
 
 } // namespace gpumem::rocmemu
 

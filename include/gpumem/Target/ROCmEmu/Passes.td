@@ -1,0 +1,53 @@
+//===----------------------------------------------------------------------===//
+// The rocm-emu target's passes: the ROCDL form of the kernels lowered to
+// host code with AMDGPU semantics (docs/rocm-emu.md), run by runtime/cpu.
+// docs/passes.md is generated from this file and its siblings.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_TARGET_ROCMEMU_PASSES
+#define GPUMEM_TARGET_ROCMEMU_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def GPUMemLowerROCDLToCPUPass
+    : Pass<"gpumem-lower-rocdl-to-cpu", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make a gpu.module in ROCDL form host code for the CPU "
+                "runtime, with AMDGPU semantics (the rocm-emu target)";
+  let description = [{
+    The device lowering of the `rocm-emu` target. Its input is a
+    `gpu.module` as the rocm pipeline hands it to the AMDGPU backend: LLVM
+    dialect with ROCDL ops, after `convert-gpu-to-rocdl` and gpumem's AMD
+    passes. Its output follows the CPU kernel ABI
+    (include/gpumem/Runtime/CPUKernelABI.h), so `libgpumem_cpu_runtime.so`
+    runs it, with AMDGPU's semantics rather than the `gpu` dialect's:
+
+    - work-item and workgroup ids, workgroup and grid sizes are read from
+      the thread context;
+    - `rocdl.barrier` and `rocdl.s.barrier` wait for the workgroup;
+      `ds_bpermute`, `ds_swizzle`, `readlane`, `readfirstlane`, `ballot`
+      and `mbcnt` work on the wavefront, whose size comes from the module's
+      `#rocdl.target` (its chip, or its wavefront-size feature);
+    - ocml's `__ocml_*` math functions become libm's;
+    - every `addrspace(3)` global (LDS) gets its own offset and alignment
+      in the block's arena, the `extern` array follows them; address spaces
+      are erased.
+
+    Anything else AMD-specific (other ROCDL ops, inline AMDGPU assembly,
+    other `llvm.amdgcn.*` intrinsics, private globals) is a located error.
+    Each kernel `K` becomes `__gpumem_kernel_K` and `__gpumem_run_thread_K`;
+    `K` stays an empty stub, and the module exports its kernel table with
+    the chip and its LDS limit. The module's targets are removed:
+    `gpumem-attach-cpu-target` gives it `#gpumem.cpu`.
+  }];
+  let options = [
+    Option<"coroutines", "coroutines", "bool", /*default=*/"true",
+           "Run kernels with barriers or cross-lane operations as "
+           "coroutines when they allow it (else on fibers)">,
+    Option<"sanitize", "sanitize", "::gpumem::SanitizerChecks",
+           /*default=*/"::gpumem::SanitizerChecks{}",
+           "--sanitize's checks, recorded in the kernel table for the "
+           "runtime">
+  ];
+}
+
+#endif // GPUMEM_TARGET_ROCMEMU_PASSES
