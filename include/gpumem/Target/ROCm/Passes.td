@@ -87,6 +87,40 @@ def GPUMemReadDynamicSharedSizeROCDLPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUMemRewriteShufflesForROCDLPass
+    : Pass<"gpumem-rewrite-shuffles-for-rocdl", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give gpu.shuffle MLIR's meaning on AMD GPUs for every mode "
+                "and width";
+  let description = [{
+    In MLIR's `gpu.shuffle` (and on gpumem's other targets) only the first
+    `width` lanes take part, and lane k reads lane src (`k ^ offset`,
+    `k + offset`, `k - offset` or `offset`), valid when `0 <= src < width`;
+    otherwise it keeps its own value. Upstream's ROCDL lowering splits the
+    wavefront into segments of `width` lanes and bounds src only by the end
+    of the lane's segment: `up` comes back valid with another lane's value
+    below the segment's start (lane 0 of `up 1` reads lane 63), and lanes
+    at or past `width` shuffle among themselves. On a gpu.module with a
+    `#rocdl.target`, before the ROCDL lowering, `up` shuffles and those
+    whose width is not the constant wavefront size become an `idx` shuffle
+    over the whole wavefront (which upstream lowers right) of a source lane
+    computed and checked as MLIR says. Full-width `xor`, `down` and `idx`
+    shuffles, where both meanings agree, stay for upstream's DPP and
+    `ds_swizzle` forms.
+
+    ```mlir
+    %r, %v = gpu.shuffle up %x, %off, %c16 : f32
+    // becomes (wave64)
+    %lane = gpu.lane_id
+    %src = arith.subi %lane32, (arith.andi %off, %c63)
+    %v = (%lane32 < %c16) && (%src >= 0) && (%src < %c16)
+    %s, %unused = gpu.shuffle idx %x, (arith.select %v, %src, %lane32), %c64 : f32
+    %r = arith.select %v, %s, %x : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def GPUMemPrivateAllocasForROCDLPass
     : Pass<"gpumem-private-allocas-for-rocdl", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Allocate device code's default-space memref.alloca in AMD "
