@@ -1,4 +1,3 @@
-// REQUIRES: rocm-emu-lowering
 // RUN: gpumem-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(gpumem-lower-rocdl-to-cpu))'
 
 // What the ROCDL ops' patterns cannot run is a located error naming the op.

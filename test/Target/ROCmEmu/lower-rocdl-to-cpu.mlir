@@ -1,4 +1,3 @@
-// REQUIRES: rocm-emu-lowering
 // RUN: gpumem-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(gpumem-lower-rocdl-to-cpu))' | FileCheck %s
 
 // The ROCDL ops' patterns (lib/Target/ROCmEmu) in the ROCDL form
