@@ -11,6 +11,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -280,4 +281,39 @@ void gpumem::finalizeSharedGlobals(gpu::GPUModuleOp module,
     if (global.getAlignment().value_or(0) < alignment)
       global.setAlignment(alignment);
   }
+}
+
+LogicalResult gpumem::checkMemorySpaces(ModuleOp module,
+                                        const GPUMemorySpaces &spaces) {
+  auto describe = [](int64_t space) {
+    return space < 0 ? std::string("that is not a number")
+                     : std::to_string(space);
+  };
+  WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
+    return gpuModule.walk([&](Operation *op) -> WalkResult {
+      int64_t variable = -2;
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        variable = getAddressSpaceNumber(global.getType().getMemorySpace());
+      else if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+        variable = global.getAddrSpace();
+      if (variable != -2 && !llvm::is_contained(spaces.variables, variable))
+        return op->emitOpError()
+               << "is a variable in memory space " << describe(variable)
+               << ", which " << spaces.gpus << " do not have for variables ("
+               << spaces.variablesText << ")";
+      for (Type type : op->getResultTypes()) {
+        int64_t space = -2;
+        if (auto memref = dyn_cast<BaseMemRefType>(type))
+          space = getAddressSpaceNumber(memref.getMemorySpace());
+        else if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
+          space = ptr.getAddressSpace();
+        if (space != -2 && !llvm::is_contained(spaces.values, space))
+          return op->emitOpError()
+                 << "uses memory space " << describe(space) << ", which "
+                 << spaces.gpus << " do not have (" << spaces.valuesText << ")";
+      }
+      return WalkResult::advance();
+    });
+  });
+  return failure(result.wasInterrupted());
 }

@@ -19,6 +19,7 @@
 
 namespace mlir {
 class DataLayout;
+class ModuleOp;
 class OpBuilder;
 namespace gpu {
 class GPUFuncOp;
@@ -39,6 +40,26 @@ int64_t getAddressSpaceNumber(mlir::Attribute memorySpace);
 
 /// True when `type` is a memref in workgroup memory.
 bool isWorkgroupMemRef(mlir::Type type);
+
+/// The memory spaces a GPU has, for checkMemorySpaces: the numbers a
+/// variable (memref.global, llvm.mlir.global) may live in and those any
+/// memref or pointer may use, each with the text that lists them for a
+/// message ("global 1, shared 3, constant 4"), and the GPUs' name
+/// ("NVIDIA GPUs").
+struct GPUMemorySpaces {
+  llvm::ArrayRef<int64_t> variables;
+  llvm::StringRef variablesText;
+  llvm::ArrayRef<int64_t> values;
+  llvm::StringRef valuesText;
+  llvm::StringRef gpus;
+};
+
+/// Checks every op in the gpu.modules of `module` against `spaces`: a
+/// variable or a result in a memory space the GPUs lack (or one that is
+/// not a number) is an error at the op, which the backend would otherwise
+/// meet as an LLVM ERROR.
+mlir::LogicalResult checkMemorySpaces(mlir::ModuleOp module,
+                                      const GPUMemorySpaces &spaces);
 
 /// The bytes of a static workgroup buffer of `type`.
 uint64_t getWorkgroupBufferBytes(mlir::MemRefType type,

@@ -109,39 +109,13 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
 /// NVPTX puts in global memory). Any other reaches NVPTX's
 /// `LLVM ERROR: Bad address space`, so it is a located error here.
 static LogicalResult checkAddressSpaces(ModuleOp module) {
-  auto describe = [](int64_t space) {
-    return space < 0 ? std::string("that is not a number")
-                     : std::to_string(space);
-  };
-  WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
-    return gpuModule.walk([&](Operation *op) -> WalkResult {
-      int64_t variable = -2;
-      if (auto global = dyn_cast<memref::GlobalOp>(op))
-        variable =
-            gpumem::getAddressSpaceNumber(global.getType().getMemorySpace());
-      else if (auto global = dyn_cast<LLVM::GlobalOp>(op))
-        variable = global.getAddrSpace();
-      if (variable != -2 && !llvm::is_contained({0, 1, 3, 4}, variable))
-        return op->emitOpError()
-               << "is a variable in memory space " << describe(variable)
-               << ", which NVIDIA GPUs do not have for variables (global 1, "
-                  "shared 3, constant 4)";
-      for (Type type : op->getResultTypes()) {
-        int64_t space = -2;
-        if (auto memref = dyn_cast<BaseMemRefType>(type))
-          space = gpumem::getAddressSpaceNumber(memref.getMemorySpace());
-        else if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
-          space = ptr.getAddressSpace();
-        if (space != -2 && !llvm::is_contained({0, 1, 3, 4, 5, 7}, space))
-          return op->emitOpError()
-                 << "uses memory space " << describe(space)
-                 << ", which NVIDIA GPUs do not have (generic 0, global 1, "
-                    "shared 3, constant 4, local 5, shared::cluster 7)";
-      }
-      return WalkResult::advance();
-    });
-  });
-  return failure(result.wasInterrupted());
+  static const int64_t variables[] = {0, 1, 3, 4};
+  static const int64_t values[] = {0, 1, 3, 4, 5, 7};
+  return gpumem::checkMemorySpaces(
+      module, {variables, "global 1, shared 3, constant 4", values,
+               "generic 0, global 1, shared 3, constant 4, local 5, "
+               "shared::cluster 7",
+               "NVIDIA GPUs"});
 }
 
 void AttachNVVMTargetPass::runOnOperation() {

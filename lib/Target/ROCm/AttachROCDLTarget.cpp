@@ -89,12 +89,10 @@ FailureOr<CheckedTarget> AttachROCDLTargetPass::checkTarget(ModuleOp module) {
 /// Address spaces the AMDGPU backend knows: generic 0, global 1, region 2,
 /// local (LDS) 3, constant 4, private 5, 32-bit constant 6, buffer fat
 /// pointer 7, buffer resource 8, buffer strided pointer 9. Variables live
-/// in global, LDS or constant memory (or generic, which is global).
+/// in global, LDS or constant memory (or generic, which is global). A
+/// workgroup allocation left in device code would be private scratch
+/// memory, one copy per thread.
 static LogicalResult checkAddressSpaces(ModuleOp module) {
-  auto describe = [](int64_t space) {
-    return space < 0 ? std::string("that is not a number")
-                     : std::to_string(space);
-  };
   WalkResult result = module.walk([&](gpu::GPUModuleOp gpuModule) {
     return gpuModule.walk([&](Operation *op) -> WalkResult {
       if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
@@ -104,34 +102,18 @@ static LogicalResult checkAddressSpaces(ModuleOp module) {
                   "would place in private (scratch) memory, one copy per "
                   "thread; only kernels' workgroup attributions and "
                   "workgroup memref.globals are LDS";
-      int64_t variable = -2;
-      if (auto global = dyn_cast<memref::GlobalOp>(op))
-        variable =
-            gpumem::getAddressSpaceNumber(global.getType().getMemorySpace());
-      else if (auto global = dyn_cast<LLVM::GlobalOp>(op))
-        variable = global.getAddrSpace();
-      if (variable != -2 && !llvm::is_contained({0, 1, 3, 4}, variable))
-        return op->emitOpError()
-               << "is a variable in memory space " << describe(variable)
-               << ", which AMD GPUs do not have for variables (global 1, LDS "
-                  "3, constant 4)";
-      for (Type type : op->getResultTypes()) {
-        int64_t space = -2;
-        if (auto memref = dyn_cast<BaseMemRefType>(type))
-          space = gpumem::getAddressSpaceNumber(memref.getMemorySpace());
-        else if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
-          space = ptr.getAddressSpace();
-        if (space != -2 && (space < 0 || space > 9))
-          return op->emitOpError()
-                 << "uses memory space " << describe(space)
-                 << ", which AMD GPUs do not have (generic 0, global 1, "
-                    "region 2, LDS 3, constant 4, private 5, constant32 6, "
-                    "buffers 7 to 9)";
-      }
       return WalkResult::advance();
     });
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  static const int64_t variables[] = {0, 1, 3, 4};
+  static const int64_t values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  return gpumem::checkMemorySpaces(
+      module, {variables, "global 1, LDS 3, constant 4", values,
+               "generic 0, global 1, region 2, LDS 3, constant 4, private 5, "
+               "constant32 6, buffers 7 to 9",
+               "AMD GPUs"});
 }
 
 void AttachROCDLTargetPass::runOnOperation() {
