@@ -7,9 +7,10 @@
 //    bytes), arithmetic on the linear thread id (lane, warp, lane masks) or
 //    constants (warp size, warps per SM, a cluster of one block);
 //  - block-synchronizing instructions (bar.sync, barrier0) become calls of
-//    the runtime's PTX services (in a coroutine kernel with barriers only, a
-//    store of the barrier's location to ctx->barrierAt), after which a
-//    coroutine kernel suspends;
+//    the runtime's PTX services (barrier0 is the host-kernel layer's
+//    block-wide barrier: in a coroutine kernel with barriers only, a store
+//    of the barrier's location to ctx->barrierAt), after which a coroutine
+//    kernel suspends;
 //  - vprintf and __assertfail calls become the runtime's CUDA-compatible
 //    services, and fences become sequentially consistent host fences.
 //===----------------------------------------------------------------------===//
@@ -73,21 +74,6 @@ bool isKnownRegister(StringRef name) {
 }
 
 } // namespace
-
-Value Emitter::linearThreadId() {
-  auto field = [&](int64_t base, int d) {
-    return access.load(context, base + 8 * d, builder.getI64Type());
-  };
-  int64_t tid = offsetof(GPUMemThreadContext, threadId);
-  int64_t ntid = offsetof(GPUMemThreadContext, blockDim);
-  Value zy = LLVM::AddOp::create(
-      builder, loc,
-      LLVM::MulOp::create(builder, loc, field(tid, 2), field(ntid, 1)),
-      field(tid, 1));
-  return LLVM::AddOp::create(
-      builder, loc, LLVM::MulOp::create(builder, loc, zy, field(ntid, 0)),
-      field(tid, 0));
-}
 
 Value Emitter::specialRegister(StringRef name) {
   Type i64Type = builder.getI64Type();
@@ -196,42 +182,6 @@ public:
   }
 };
 
-/// nvvm.barrier0: services->barrier, after which a coroutine suspends.
-class Barrier0Lowering : public DevicePattern<NVVM::Barrier0Op> {
-public:
-  using DevicePattern::DevicePattern;
-
-  LogicalResult matchAndRewrite(NVVM::Barrier0Op op,
-                                PatternRewriter &rewriter) const override {
-    Emitter emit(rewriter, op, state);
-    emit.access.call(GPUMEM_RUNTIME_SERVICE(barrier),
-                     {emit.context, emit.location()});
-    emit.suspendAfterLastCall();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// nvvm.barrier0 in a coroutine kernel with barriers only
-/// (Waiting::BarrierCoroutine): the location goes to ctx->barrierAt and the
-/// thread suspends, without a service call.
-class BarrierOnlyLowering : public DevicePattern<NVVM::Barrier0Op> {
-public:
-  using DevicePattern::DevicePattern;
-
-  LogicalResult matchAndRewrite(NVVM::Barrier0Op op,
-                                PatternRewriter &rewriter) const override {
-    Emitter emit(rewriter, op, state);
-    LLVM::StoreOp::create(
-        rewriter, emit.loc, emit.location(),
-        emit.access.address(emit.context,
-                            offsetof(GPUMemThreadContext, barrierAt)));
-    emit.suspendAfterLastCall();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 /// nvvm.barrier (bar.sync id, count): services->barrierSync.
 class BarrierLowering : public DevicePattern<NVVM::BarrierOp> {
 public:
@@ -336,12 +286,9 @@ void gpumem::cudaemu::populateNVVMToCPUPatterns(RewritePatternSet &patterns,
     if (name.getStringRef().starts_with(kSregPrefix))
       patterns.add<SpecialRegisterLowering>(name.getStringRef(), context,
                                             state);
-  if (state.waiting == Waiting::BarrierCoroutine)
-    patterns.add<BarrierOnlyLowering>(context, state);
-  else
-    patterns.add<Barrier0Lowering>(context, state);
   patterns
-      .add<SpecialRegisterIntrinsicLowering, BarrierLowering,
+      .add<BlockBarrierPattern<NVVM::Barrier0Op>,
+           SpecialRegisterIntrinsicLowering, BarrierLowering,
            FenceLowering<NVVM::MembarOp>, FenceLowering<NVVM::FenceScClusterOp>,
            VprintfLowering, AssertFailLowering>(context, state);
   populateWarpOpPatterns(patterns, state);

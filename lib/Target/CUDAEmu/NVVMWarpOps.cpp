@@ -11,7 +11,8 @@
 // the result is truncated back to the op's type, and a predicate (shfl's valid
 // bit, match.all's equality) is read from a stack slot the service writes. In a
 // coroutine kernel the thread suspends after the call and reads the result with
-// services->warpSyncResult when resumed.
+// services->warpSyncResult when resumed (the host-kernel layer's
+// DeviceOpEmitter::warpSync, which rocm-emu's cross-lane ops call too).
 //===----------------------------------------------------------------------===//
 
 #include "NVVMOpLowering.h"
@@ -23,38 +24,6 @@
 using namespace mlir;
 using namespace gpumem::cudaemu;
 using namespace gpumem::cudaemu::nvvmops;
-
-Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
-                        Value c, Value *predicate) {
-  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
-  Value slot;
-  if (predicate) {
-    OpBuilder::InsertionGuard guard(builder);
-    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    builder.setInsertionPointToStart(&func.getBody().front());
-    slot =
-        LLVM::AllocaOp::create(builder, loc, ptr, builder.getI32Type(), i64(1));
-  } else {
-    slot = LLVM::ZeroOp::create(builder, loc, ptr);
-  }
-  // PTX's 32-bit member mask, zero-extended to the service's 64 bits.
-  Value wideMask =
-      LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), mask);
-  Value result = access.call(
-      GPUMEM_RUNTIME_SERVICE(warpSync),
-      {context, i32(warpOp), wideMask, value, b, c, slot, location()});
-  if (coroutine) {
-    suspendAfterLastCall();
-    result =
-        access.call(GPUMEM_RUNTIME_SERVICE(warpSyncResult), {context, slot});
-  }
-  if (predicate) {
-    Value raw = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), slot);
-    *predicate = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
-                                      raw, i32(0));
-  }
-  return result;
-}
 
 namespace {
 

@@ -1,7 +1,8 @@
 //===----------------------------------------------------------------------===//
 // The rocm-emu lowering of single ROCDL ops, one rewrite pattern per op
 // (populateROCDLToCPUPatterns, the entry point; the cross-lane ops are in
-// ROCDLWarpOps.cpp, what both share in ROCDLOpLowering.h). AMDGPU
+// ROCDLWarpOps.cpp, what both share in ROCDLOpLowering.h and
+// ../HostKernel/DeviceOpLowering.h). AMDGPU
 // semantics, from AMD's ISA manuals and LLVM's AMDGPU intrinsics:
 //  - rocdl.workitem.id.*, workgroup.id.*, workgroup.dim.*
 //    (__ockl_get_local_size) and grid.dim.* (__ockl_get_num_groups, in
@@ -17,8 +18,9 @@
 //    returns b), all arithmetic modulo 2^32;
 //  - rocdl.barrier (HIP's __syncthreads: release fence, s_barrier,
 //    acquire fence) and rocdl.s.barrier wait for every work-item of the
-//    workgroup: services->barrier, after which a coroutine kernel suspends
-//    (with barriers only, the barrier's location goes to ctx->barrierAt
+//    workgroup: the host-kernel layer's block-wide barrier,
+//    services->barrier, after which a coroutine kernel suspends (with
+//    barriers only, the barrier's location goes to ctx->barrierAt
 //    instead); the runtime's barrier orders all memory accesses around it;
 //  - s_waitcnt and gfx12's s_wait_*cnt wait for this wave's outstanding
 //    memory operations, which host code completes in program order: they
@@ -50,18 +52,6 @@
 using namespace mlir;
 using namespace gpumem::rocmemu;
 using namespace gpumem::rocmemu::rocdlops;
-
-Value Emitter::linearThreadId() {
-  int64_t tid = offsetof(GPUMemThreadContext, threadId);
-  int64_t ntid = offsetof(GPUMemThreadContext, blockDim);
-  Value zy = LLVM::AddOp::create(
-      builder, loc,
-      LLVM::MulOp::create(builder, loc, field(tid, 2), field(ntid, 1)),
-      field(tid, 1));
-  return LLVM::AddOp::create(
-      builder, loc, LLVM::MulOp::create(builder, loc, zy, field(ntid, 0)),
-      field(tid, 0));
-}
 
 namespace {
 
@@ -154,45 +144,6 @@ public:
         rewriter, emit.loc, i32Type,
         LLVM::AndOp::create(rewriter, emit.loc, op.getIn0(), half));
     rewriter.replaceOpWithNewOp<LLVM::AddOp>(op, counted, op.getIn1());
-    return success();
-  }
-};
-
-/// rocdl.barrier and rocdl.s.barrier: services->barrier, after which a
-/// coroutine suspends.
-template <typename BarrierOp>
-class BarrierLowering : public DevicePattern<BarrierOp> {
-public:
-  using DevicePattern<BarrierOp>::DevicePattern;
-
-  LogicalResult matchAndRewrite(BarrierOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter emit(rewriter, op, this->state);
-    emit.access.call(GPUMEM_RUNTIME_SERVICE(barrier),
-                     {emit.context, emit.location()});
-    emit.suspendAfterLastCall();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// The same in a coroutine kernel with barriers only
-/// (Waiting::BarrierCoroutine): the location goes to ctx->barrierAt and the
-/// thread suspends, without a service call.
-template <typename BarrierOp>
-class BarrierOnlyLowering : public DevicePattern<BarrierOp> {
-public:
-  using DevicePattern<BarrierOp>::DevicePattern;
-
-  LogicalResult matchAndRewrite(BarrierOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter emit(rewriter, op, this->state);
-    LLVM::StoreOp::create(
-        rewriter, emit.loc, emit.location(),
-        emit.access.address(emit.context,
-                            offsetof(GPUMemThreadContext, barrierAt)));
-    emit.suspendAfterLastCall();
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -425,14 +376,10 @@ void gpumem::rocmemu::populateROCDLToCPUPatterns(RewritePatternSet &patterns,
   MLIRContext *context = patterns.getContext();
   for (const ContextField &field : kContextFields)
     patterns.add<ContextFieldLowering>(field, context, state);
-  if (state.waiting == Waiting::BarrierCoroutine)
-    patterns.add<BarrierOnlyLowering<ROCDL::BarrierOp>,
-                 BarrierOnlyLowering<ROCDL::SBarrierOp>>(context, state);
-  else
-    patterns.add<BarrierLowering<ROCDL::BarrierOp>,
-                 BarrierLowering<ROCDL::SBarrierOp>>(context, state);
   patterns.add<
-      WavefrontSizeLowering, MbcntLowering<ROCDL::MbcntLoOp, false>,
+      BlockBarrierPattern<ROCDL::BarrierOp>,
+      BlockBarrierPattern<ROCDL::SBarrierOp>, WavefrontSizeLowering,
+      MbcntLowering<ROCDL::MbcntLoOp, false>,
       MbcntLowering<ROCDL::MbcntHiOp, true>, EraseLowering<ROCDL::SWaitcntOp>,
       EraseLowering<ROCDL::WaitDscntOp>, EraseLowering<ROCDL::WaitLoadcntOp>,
       EraseLowering<ROCDL::WaitStorecntOp>, EraseLowering<ROCDL::WaitExpcntOp>,

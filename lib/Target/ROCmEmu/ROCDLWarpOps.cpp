@@ -56,40 +56,6 @@ using namespace gpumem::rocmemu::rocdlops;
 
 namespace {
 
-/// The C type of warpSync's member mask: its width is the ABI's.
-template <typename F> struct MemberMaskOf;
-template <typename R, typename Context, typename Op, typename Mask,
-          typename... Rest>
-struct MemberMaskOf<R (*)(Context, Op, Mask, Rest...)> {
-  using type = Mask;
-};
-constexpr unsigned kMemberMaskBits =
-    8 * sizeof(MemberMaskOf<decltype(GPUMemRuntimeServices::warpSync)>::type);
-
-} // namespace
-
-Value Emitter::warpSync(int32_t warpOp, Value mask, Value value, Value b,
-                        Value c) {
-  // The call's operands must have the service's C types: an indirect call
-  // takes its signature from them.
-  if (mask.getType().getIntOrFloatBitWidth() < kMemberMaskBits)
-    mask = LLVM::ZExtOp::create(builder, loc,
-                                builder.getIntegerType(kMemberMaskBits), mask);
-  Value slot = LLVM::ZeroOp::create(
-      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()));
-  Value result =
-      access.call(GPUMEM_RUNTIME_SERVICE(warpSync),
-                  {context, i32(warpOp), mask, value, b, c, slot, location()});
-  if (coroutine) {
-    suspendAfterLastCall();
-    result =
-        access.call(GPUMEM_RUNTIME_SERVICE(warpSyncResult), {context, slot});
-  }
-  return result;
-}
-
-namespace {
-
 /// Refuses `op` on chips whose wavefronts are not the runtime's warps.
 LogicalResult checkWavefront(Operation *op, DeviceFunctionState &state) {
   if (state.layout.warpSize == GPUMEM_WARP_SIZE)
@@ -140,8 +106,7 @@ Value readLane(Emitter &emit, const Wavefront &wave, Value source,
   Location loc = emit.loc;
   Type i32Type = b.getI32Type();
   Value raw =
-      emit.warpSync(GPUMEM_WARP_SHFL_IDX, wave.mask,
-                    LLVM::ZExtOp::create(b, loc, b.getI64Type(), value), source,
+      emit.warpSync(GPUMEM_WARP_SHFL_IDX, wave.mask, emit.toI64(value), source,
                     /*clamp 31, segment mask 0=*/emit.i32(0x1f));
   Value read = LLVM::TruncOp::create(b, loc, i32Type, raw);
   Value present = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, source,
@@ -354,11 +319,9 @@ public:
 protected:
   Value lower(ROCDL::BallotOp op, Emitter &emit,
               const Wavefront &wave) const override {
-    Value raw = emit.warpSync(GPUMEM_WARP_VOTE_BALLOT, wave.mask,
-                              LLVM::ZExtOp::create(emit.builder, emit.loc,
-                                                   emit.builder.getI64Type(),
-                                                   op.getPred()),
-                              emit.i32(0), emit.i32(0));
+    Value raw =
+        emit.warpSync(GPUMEM_WARP_VOTE_BALLOT, wave.mask,
+                      emit.toI64(op.getPred()), emit.i32(0), emit.i32(0));
     return emit.fromI64(raw, op.getType());
   }
 };
