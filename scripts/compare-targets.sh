@@ -8,7 +8,8 @@
 # test/Programs. A program a target lists in
 # test/Target/<Target>/Integration/unsupported.txt is reported as skipped
 # there, and fails the run once it matches.
-# A target written cpu+sanitize runs with --sanitize (test/Sanitizer).
+# A target written cpu+sanitize runs with --sanitize (test/Sanitizer), one
+# written rocm-emu@gfx1100 with --chip=gfx1100.
 # The targets and which of them run here are what `gpumem-run
 # --list-targets` of the build says: a target it does not name, or names
 # unavailable, is an error (exit 2) before any program runs.
@@ -41,6 +42,7 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 for target in "${targets[@]}"; do
   name=${target%+sanitize}
+  name=${name%@*}
   state=${known[$name]-}
   if [ -z "$state" ]; then
     echo "compare-targets.sh: error: unknown target '$name'; gpumem-run knows: $(printf '%s\n' "$listing" | cut -d' ' -f1 | paste -sd' ')" >&2
@@ -58,9 +60,12 @@ for program in $(gpu_programs "$root"); do
   compared=0
   verdict="match   "
   for target in "${targets[@]}"; do
-    # TARGET+sanitize: the target with --sanitize (its reports would differ).
-    flags=(--target="${target%+sanitize}")
-    [ "$target" != "${target%+sanitize}" ] && flags+=(--sanitize)
+    # TARGET+sanitize: the target with --sanitize (its reports would differ);
+    # TARGET@CHIP: the target compiling for CHIP.
+    base=${target%+sanitize}
+    flags=(--target="${base%@*}")
+    [ "$target" != "$base" ] && flags+=(--sanitize)
+    [ "$base" != "${base%@*}" ] && flags+=(--chip="${base#*@}")
     output=$("$build/bin/gpumem-run" "${flags[@]}" --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
     reason=$(unsupported_reason "$root" "$target" "$program")
     if [ -n "$reference" ] && [ -n "$reason" ]; then

@@ -18,20 +18,26 @@ gpu_programs() {
 
 # Why `target` does not run `program` (a path under the repository) with
 # the cpu target's output yet, from test/Target/<Target>/Integration/unsupported.txt
-# (<Target> the target's folder: CPU, CUDA, CUDAEmu, Vulkan); nothing when
-# it does.
-unsupported_reason() { # root target program
-  local folder
-  case $2 in
+# (<Target> the target's folder: CPU, CUDA, CUDAEmu, ROCm, ROCmEmu, Vulkan);
+# nothing when it does.
+unsupported_reason() { # root target[@chip] program
+  local folder chip=
+  [ "$2" != "${2%@*}" ] && chip=${2#*@}
+  case ${2%@*} in
     cpu) folder=CPU ;;
     cuda) folder=CUDA ;;
     cuda-emu) folder=CUDAEmu ;;
+    rocm) folder=ROCm ;;
+    rocm-emu) folder=ROCmEmu ;;
     vulkan) folder=Vulkan ;;
     *) return 0 ;;
   esac
   local list="$1/test/Target/$folder/Integration/unsupported.txt"
   [ -f "$list" ] || return 0
-  awk -v name="${3#$1/}" '$1 == name { $1 = ""; sub(/^ +/, ""); print }' "$list"
+  # An entry names a program, or a program@chip for that chip alone.
+  awk -v name="${3#$1/}" -v chip="$chip" \
+    '$1 == name || (chip != "" && $1 == name "@" chip) {
+       $1 = ""; sub(/^ +/, ""); print; exit }' "$list"
 }
 
 # How a program's host buffers reach its kernels: the --host-buffers=MODE

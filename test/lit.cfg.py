@@ -8,6 +8,7 @@
 #   cuda-emu  the cuda-emu target can run here: the NVIDIA device code of a
 #          program runs on the CPU runtime, which needs an x86-64 or AArch64
 #          host (Boost.Context's fibers); executed cuda-emu tests run.
+#   rocm-emu  the same for the AMD device code: executed rocm-emu tests run.
 #   vulkan  gpumem's Vulkan runtime finds a Vulkan device (Mesa's lavapipe
 #          on a machine without a GPU): vulkan-executed tests run.
 #   vulkan-subgroup-size-N  that device's subgroups have N lanes.
@@ -104,6 +105,11 @@ if targets.get("cuda-emu", (False, ""))[0]:
     config.available_features.add("cuda-emu")
 else:
     lit_config.note("cuda-emu needs an x86-64 or AArch64 host: its executed "
+                    "tests are unsupported")
+if targets.get("rocm-emu", (False, ""))[0]:
+    config.available_features.add("rocm-emu")
+else:
+    lit_config.note("rocm-emu needs an x86-64 or AArch64 host: its executed "
                     "tests are unsupported")
 
 if targets.get("cuda", (False, ""))[0]:

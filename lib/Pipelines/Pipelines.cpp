@@ -6,6 +6,10 @@
 //   cuda:     checked NVVM target, then upstream's NVVM device lowering;
 //   cuda-emu: the cuda target's device lowering unchanged, then
 //             gpumem-lower-nvvm-to-cpu and #gpumem.cpu;
+//   rocm:     checked ROCDL target, then upstream's ROCDL device lowering
+//             around gpumem's AMD passes, AMDGPU assembly;
+//   rocm-emu: the rocm target's device lowering unchanged, then
+//             gpumem-lower-rocdl-to-cpu and #gpumem.cpu;
 //   cpu:      #gpumem.cpu, then gpumem's CPU kernel ABI lowering;
 //   vulkan:   #gpumem.vulkan, then gpumem's SPIR-V conversion with its
 //             Vulkan kernel ABI, nested in the gpu.module, serialized and
@@ -16,10 +20,13 @@
 
 #include "gpumem/Pipelines/Pipelines.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Support/AMDGPUTarget.h"
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Target/CPU/Passes.h"
 #include "gpumem/Target/CUDA/Passes.h"
 #include "gpumem/Target/CUDAEmu/Passes.h"
+#include "gpumem/Target/ROCm/Passes.h"
+#include "gpumem/Target/ROCmEmu/Passes.h"
 #include "gpumem/Target/Vulkan/Passes.h"
 #include "gpumem/Transforms/Passes.h"
 
@@ -48,7 +55,7 @@ static void addOutliningWithHoisting(
     OpPassManager &pm, bool dynamicSharedBoundsChecks,
     const gpumem::GPUMemPlanWorkgroupMemoryPassOptions &plan,
     bool lowerAllReduce = true, bool sinkConstants = false,
-    bool recordMemoryCalls = false) {
+    bool recordMemoryCalls = false, unsigned subgroupSize = 32) {
   pm.addPass(gpumem::createGPUMemLowerSyncMemoryOpsPass());
   pm.addPass(gpumem::createGPUMemJoinAsyncDependenciesPass());
   pm.addPass(gpumem::createGPUMemCheckMemcpySizesPass());
@@ -62,6 +69,7 @@ static void addOutliningWithHoisting(
   pm.addPass(gpumem::createGPUMemHoistWorkgroupAllocsPass());
   gpumem::GPUMemLowerGPUCollectivesPassOptions collectives;
   collectives.allReduce = lowerAllReduce;
+  collectives.subgroupSize = subgroupSize;
   pm.addNestedPass<gpu::GPUModuleOp>(
       gpumem::createGPUMemLowerGPUCollectivesPass(collectives));
   pm.addPass(gpumem::createGPUMemCheckDynamicSharedBoundsPass());
@@ -244,6 +252,82 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }
 
+/// The front both AMD pipelines share: hoisting and outlining with
+/// collectives as wide as the wavefront, LDS planned for the chip, and the
+/// checked #rocdl.target.
+template <typename Options>
+static void addAMDGPUFront(OpPassManager &pm, const Options &options,
+                           StringRef target, unsigned optLevel,
+                           bool recordMemoryCalls) {
+  const gpumem::AMDGPUChip *chip = gpumem::lookupAMDGPUChip(options.chip);
+  // An unknown chip is gpumem-attach-rocdl-target's error; until then any
+  // width will do.
+  unsigned wavefront = options.wavefrontSize ? unsigned(options.wavefrontSize)
+                       : chip                ? chip->defaultWavefrontSize
+                                             : 64;
+  addHostBuffersToDevice(pm, options.hostBuffers);
+  addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
+                           getPlanOptions(options, target, options.chip),
+                           /*lowerAllReduce=*/true, /*sinkConstants=*/false,
+                           recordMemoryCalls, wavefront);
+  gpumem::GPUMemAttachROCDLTargetPassOptions attach;
+  attach.chip = options.chip;
+  attach.wavefrontSize = options.wavefrontSize;
+  attach.features = options.features;
+  attach.optLevel = optLevel;
+  pm.addPass(gpumem::createGPUMemAttachROCDLTargetPass(attach));
+}
+
+/// The rocm target's lowering of each gpu.module to LLVM dialect with ROCDL
+/// ops, everything the AMDGPU backend gets, after the module has its
+/// #rocdl.target for `chip`.
+static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chip) {
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(gpumem::createGPUMemReadDynamicSharedSizeROCDLPass());
+  device.addPass(gpumem::createGPUMemPrivateAllocasForROCDLPass());
+  device.addPass(gpumem::createGPUMemRewriteShufflesForROCDLPass());
+  // Upstream's HIP printf zero-extends every integer to 64 bits: an i8 -7
+  // would print as 249. C's promotions (what the NVVM fix-up does) first.
+  device.addPass(gpumem::createGPUMemPromotePrintfArgsForNVVMPass());
+  addStructuredLowering(device);
+  device.addPass(gpumem::createGPUMemLowerVectorTransfersPass());
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = chip.str();
+  rocdl.runtime = gpu::amd::Runtime::HIP;
+  device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  device.addPass(gpumem::createGPUMemFinalizeROCDLKernelsPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void gpumem::buildROCmPipeline(OpPassManager &pm,
+                               const ROCmPipelineOptions &options) {
+  addAMDGPUFront(pm, options, "rocm", options.optLevel,
+                 /*recordMemoryCalls=*/false);
+  addROCDLDeviceLowering(pm, options.chip);
+  // AMDGPU assembly: linking HSA code objects is not done yet
+  // (docs/rocm.md).
+  addHostLowering(pm, gpumem::BinaryFormat::ISA, "");
+}
+
+void gpumem::buildROCmEmuPipeline(OpPassManager &pm,
+                                  const ROCmEmuPipelineOptions &options) {
+  // No AMDGPU code is made: the target attribute only carries the chip,
+  // wavefront size and features through the ROCDL lowering.
+  addAMDGPUFront(pm, options, "rocm-emu", 3, /*recordMemoryCalls=*/true);
+  addROCDLDeviceLowering(pm, options.chip);
+  GPUMemLowerROCDLToCPUPassOptions lowering;
+  lowering.coroutines = options.coroutines;
+  lowering.sanitize = options.sanitize;
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerROCDLToCPUPass(lowering));
+  GPUMemAttachCPUTargetPassOptions target;
+  target.optLevel = options.optLevel;
+  target.cpu = options.cpu;
+  pm.addPass(createGPUMemAttachCPUTargetPass(target));
+  addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
+}
+
 void gpumem::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
   addHostBuffersToDevice(pm, options.hostBuffers);
@@ -337,6 +421,17 @@ void gpumem::registerGPUMemPipelines() {
       "does, then run the NVVM form of the kernels on CPU cores with PTX "
       "semantics (libgpumem_cpu_runtime.so)",
       buildCudaEmuPipeline);
+  PassPipelineRegistration<ROCmPipelineOptions>(
+      "gpumem-rocm-pipeline",
+      "Lower a module with gpu.launch or gpu.module to LLVM with embedded "
+      "AMDGPU assembly, workgroup memory in LDS",
+      buildROCmPipeline);
+  PassPipelineRegistration<ROCmEmuPipelineOptions>(
+      "gpumem-rocm-emu-pipeline",
+      "Lower a module with gpu.launch or gpu.module as gpumem-rocm-pipeline "
+      "does, then run the ROCDL form of the kernels on CPU cores with AMDGPU "
+      "semantics (libgpumem_cpu_runtime.so)",
+      buildROCmEmuPipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "gpumem-cpu-pipeline",
       "Lower a module with gpu.launch or gpu.module to LLVM with an embedded "

@@ -4,8 +4,11 @@
 
 #include "gpumem/Tools/ToolSupport.h"
 
+#include "ToolProbes.h"
+
 #include "gpumem/InitAll.h"
 #include "gpumem/Pipelines/Pipelines.h"
+#include "gpumem/Support/AMDGPUTarget.h"
 #include "gpumem/Support/HostCPU.h"
 #include "gpumem/Support/NVIDIATarget.h"
 
@@ -123,8 +126,8 @@ std::string gpumem::runtimeLibraryFile(Target target) {
   return std::string("lib") + getTargetInfo(target).runtimeLibrary + ".so";
 }
 
-/// A probe of gpumem's Vulkan runtime, or null without the runtime.
-static void *vulkanProbe(const char *name) {
+/// A probe of gpumem's Vulkan runtime (ToolProbes.h).
+void *gpumem::vulkanProbe(const char *name) {
   static void *runtime = [] {
     llvm::SmallString<256> path(gpumem::runtimeDirectory(nullptr));
     llvm::sys::path::append(path,
@@ -246,9 +249,19 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   // --host-buffers, --sanitize and --smem-report were checked as they were
   // parsed (ToolEnumParser, ToolSanitizeParser).
   bool sanitize = !options.sanitize.getValue().empty();
-  if (!options.chip.empty() && !lookupNVIDIAChip(options.chip)) {
-    reportToolError("unknown NVIDIA chip '" + options.chip +
-                    "' for --chip; for example sm_80 or sm_90");
+  StringRef chip = options.chip;
+  bool nvidiaChip = lookupNVIDIAChip(chip), amdChip = lookupAMDGPUChip(chip);
+  if (!chip.empty() && !nvidiaChip && !amdChip) {
+    if (chip.starts_with("gfx"))
+      reportToolError("unknown AMD chip '" + chip +
+                      "' for --chip; gpumem knows " + listAMDGPUChips());
+    else if (chip.starts_with("sm_"))
+      reportToolError("unknown NVIDIA chip '" + chip +
+                      "' for --chip; for example sm_80 or sm_90");
+    else
+      reportToolError("unknown chip '" + chip +
+                      "' for --chip; for example sm_90 (NVIDIA) or gfx90a "
+                      "(AMD)");
     return failure();
   }
   // The combinations need the target; "auto" resolves here only when
@@ -262,12 +275,12 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   if (failed(target))
     return failure();
   const TargetInfo &info = getTargetInfo(*target);
-  if (info.fixedSubgroupSize &&
-      options.subgroupSize != info.fixedSubgroupSize) {
+  if (!info.takesDeviceLimits() && options.subgroupSize != 32) {
     reportToolError(
         "--subgroup-size=" + Twine(options.subgroupSize.getValue()) +
         " is for --target=vulkan; the " + info.name + " target's warps have " +
-        Twine(info.fixedSubgroupSize) + " lanes");
+        (info.fixedSubgroupSize ? Twine(info.fixedSubgroupSize) + " lanes"
+                                : Twine("the lanes of its chip's wavefront")));
     return failure();
   }
   if (sanitize && !info.sanitizes) {
@@ -276,7 +289,8 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
                     targetName(*target) + "; use --target=cpu");
     return failure();
   }
-  if (options.maxSharedMemory.getNumOccurrences() && info.fixedSubgroupSize) {
+  if (options.maxSharedMemory.getNumOccurrences() &&
+      !info.takesDeviceLimits()) {
     reportToolError(Twine("--max-shared-memory is for --target=vulkan; the ") +
                     targetName(*target) +
                     " target's limit comes from its chip or runtime");
@@ -289,10 +303,18 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
         " is below Vulkan's minimum of 16384 bytes");
     return failure();
   }
-  if (!options.chip.empty() && !info.hasChip) {
+  if (info.defaultChip && !chip.empty() &&
+      StringRef(info.defaultChip).starts_with("gfx") != amdChip) {
+    reportToolError("--chip=" + chip + " is " +
+                    (amdChip ? "an AMD" : "an NVIDIA") + " chip; the " +
+                    info.name + " target takes " +
+                    (amdChip ? "NVIDIA" : "AMD") + " chips");
+    return failure();
+  }
+  if (!options.chip.empty() && !info.defaultChip) {
     reportToolError("--chip=" + options.chip +
-                    " names an NVIDIA chip, for --target=cuda and "
-                    "cuda-emu; the " +
+                    " names a GPU chip, for --target=cuda, cuda-emu, rocm "
+                    "and rocm-emu; the " +
                     targetName(*target) + " target has no chip");
     return failure();
   }
@@ -359,167 +381,6 @@ static void printPipeline(PassManager &pm, llvm::raw_ostream &os) {
   os << "\n";
 }
 
-/// The options of the pipelines' shared front, from the tools'.
-template <typename PipelineOptions>
-static void setSharedOptions(PipelineOptions &pipelineOptions,
-                             const gpumem::TargetOptions &options) {
-  pipelineOptions.dynamicSharedBoundsChecks =
-      options.checkDynamicSharedBounds.getValue();
-  pipelineOptions.hostBuffers = options.hostBuffers.getValue();
-  pipelineOptions.workgroupReuse = options.workgroupReuse.getValue();
-  pipelineOptions.smemReport = options.smemReport.getValue();
-  pipelineOptions.smemReportFile = options.smemReportFile.getValue();
-  pipelineOptions.smemSvg = options.smemSvg.getValue();
-}
-
-/// --cpu's value for a pipeline: empty for this machine's.
-static std::string hostCPU(const gpumem::TargetOptions &options) {
-  return options.cpu == "host" ? "" : options.cpu.getValue();
-}
-
-static void buildCpu(OpPassManager &pm, const gpumem::TargetOptions &options,
-                     StringRef, uint64_t) {
-  gpumem::CpuPipelineOptions cpuOptions;
-  cpuOptions.cpu = hostCPU(options);
-  cpuOptions.sanitize = options.sanitize.getValue();
-  setSharedOptions(cpuOptions, options);
-  gpumem::buildCpuPipeline(pm, cpuOptions);
-}
-
-static void buildCuda(OpPassManager &pm, const gpumem::TargetOptions &options,
-                      StringRef chip, uint64_t) {
-  gpumem::CudaPipelineOptions cudaOptions;
-  if (!chip.empty())
-    cudaOptions.chip = chip.str();
-  // The tools have no format option: when the CUDA toolkit here cannot
-  // compile for the chip, the program carries PTX, which the driver
-  // compiles when it loads.
-  const gpumem::NVIDIAChip *nvidiaChip =
-      gpumem::lookupNVIDIAChip(cudaOptions.chip);
-  std::optional<gpumem::CudaToolkit> toolkit = gpumem::findCudaToolkit();
-  if (nvidiaChip && toolkit &&
-      (toolkit->release < nvidiaChip->firstCuda ||
-       (nvidiaChip->droppedInCuda &&
-        toolkit->release >= nvidiaChip->droppedInCuda)))
-    cudaOptions.format = gpumem::BinaryFormat::ISA;
-  setSharedOptions(cudaOptions, options);
-  gpumem::buildCudaPipeline(pm, cudaOptions);
-}
-
-static void buildCudaEmu(OpPassManager &pm,
-                         const gpumem::TargetOptions &options, StringRef chip,
-                         uint64_t) {
-  gpumem::CudaEmuPipelineOptions emuOptions;
-  if (!chip.empty())
-    emuOptions.chip = chip.str();
-  emuOptions.cpu = hostCPU(options);
-  emuOptions.sanitize = options.sanitize.getValue();
-  setSharedOptions(emuOptions, options);
-  gpumem::buildCudaEmuPipeline(pm, emuOptions);
-}
-
-static void buildVulkan(OpPassManager &pm, const gpumem::TargetOptions &options,
-                        StringRef, uint64_t maxSharedMemory) {
-  gpumem::VulkanPipelineOptions vulkanOptions;
-  vulkanOptions.subgroupSize = options.subgroupSize.getValue();
-  if (maxSharedMemory)
-    vulkanOptions.maxSharedMemory = maxSharedMemory;
-  setSharedOptions(vulkanOptions, options);
-  gpumem::buildVulkanPipeline(pm, vulkanOptions);
-}
-
-/// The host runs cpu programs whatever it is.
-static std::string probeCpu(std::string &detail) {
-  detail = "host CPU " + llvm::sys::getHostCPUName().str();
-  return "";
-}
-
-static std::string probeCuda(std::string &detail) {
-  std::string why = gpumem::whyNoCudaDevice();
-  if (why.empty())
-    detail = "device 0, " + gpumem::detectCudaChip();
-  return why;
-}
-
-/// cuda-emu's kernels are NVVM code lowered to host code, which gpumem
-/// does for x86-64 and AArch64 hosts.
-static std::string probeCudaEmu(std::string &detail) {
-  llvm::Triple host(llvm::sys::getProcessTriple());
-  if (!host.isX86_64() && !host.isAArch64())
-    return "cuda-emu needs an x86-64 or AArch64 host, not " +
-           host.getArchName().str();
-  detail = "CPU cores";
-  return "";
-}
-
-static std::string probeVulkan(std::string &detail) {
-  int kind = gpumem::vulkanDeviceKind();
-  if (kind == 0)
-    return "no Vulkan device found (gpumem's Vulkan runtime found no "
-           "driver or no device; Debian's mesa-vulkan-drivers gives one on "
-           "any machine)";
-  auto subgroupSize =
-      reinterpret_cast<int (*)()>(vulkanProbe("gpumemVulkanSubgroupSize"));
-  auto deviceName = reinterpret_cast<size_t (*)(char *, size_t)>(
-      vulkanProbe("gpumemVulkanDeviceName"));
-  // Which device, quoted: names have commas ("llvmpipe (LLVM 15.0.6, 256
-  // bits)"). Vulkan caps them at 256 bytes, NUL included.
-  char name[256] = "";
-  detail = kind == 2 ? "GPU" : "CPU implementation";
-  if (deviceName && deviceName(name, sizeof(name)) > 0)
-    detail += std::string(" \"") + name + "\"";
-  detail +=
-      ", subgroup size " + std::to_string(subgroupSize ? subgroupSize() : 0);
-  if (int64_t bytes = gpumem::vulkanMaxSharedMemory(); bytes > 0)
-    detail += ", workgroup memory " + std::to_string(bytes) + " bytes";
-  return "";
-}
-
-static const gpumem::TargetInfo kTargets[] = {
-    {gpumem::Target::CPU, "cpu", "gpumem_cpu_runtime", /*sanitizes=*/true,
-     /*hasChip=*/false, /*fixedSubgroupSize=*/32, buildCpu, probeCpu},
-    {gpumem::Target::CUDA, "cuda", "gpumem_cuda_runtime", /*sanitizes=*/false,
-     /*hasChip=*/true, /*fixedSubgroupSize=*/32, buildCuda, probeCuda},
-    {gpumem::Target::CUDAEmu, "cuda-emu", "gpumem_cpu_runtime",
-     /*sanitizes=*/true, /*hasChip=*/true, /*fixedSubgroupSize=*/32,
-     buildCudaEmu, probeCudaEmu},
-    {gpumem::Target::Vulkan, "vulkan", "gpumem_vulkan_runtime",
-     /*sanitizes=*/false, /*hasChip=*/false, /*fixedSubgroupSize=*/0,
-     buildVulkan, probeVulkan},
-};
-
-llvm::ArrayRef<gpumem::TargetInfo> gpumem::getTargets() { return kTargets; }
-
-const gpumem::TargetInfo &gpumem::getTargetInfo(Target target) {
-  const TargetInfo &info = kTargets[static_cast<size_t>(target)];
-  assert(info.target == target && "kTargets follows the Target enum");
-  return info;
-}
-
-const gpumem::TargetInfo *gpumem::lookupTarget(StringRef name) {
-  for (const TargetInfo &info : kTargets)
-    if (name == info.name)
-      return &info;
-  return nullptr;
-}
-
-void gpumem::printTargets(llvm::raw_ostream &os) {
-  for (const TargetInfo &info : kTargets) {
-    std::string detail;
-    std::string why = info.probe(detail);
-    os << info.name << (why.empty() ? " available" : " unavailable");
-    if (!why.empty())
-      os << ": " << why;
-    else if (!detail.empty())
-      os << ": " << detail;
-    if (info.target == Target::CUDA)
-      if (std::optional<CudaToolkit> toolkit = findCudaToolkit())
-        os << "; ptxas " << toolkit->ptxas << " (CUDA " << toolkit->release / 10
-           << "." << toolkit->release % 10 << ")";
-    os << "\n";
-  }
-}
-
 LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                                        const TargetOptions &options,
                                        StringRef chip,
@@ -531,8 +392,9 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
   applyDefaultTimingPassManagerCLOptions(pm);
   if (options.verbose) {
     llvm::errs() << "gpumem: target " << targetName(target);
-    if (getTargetInfo(target).hasChip)
-      llvm::errs() << ", chip " << (chip.empty() ? "sm_90" : chip);
+    if (const char *defaultChip = getTargetInfo(target).defaultChip)
+      llvm::errs() << ", chip "
+                   << (chip.empty() ? StringRef(defaultChip) : chip);
     llvm::errs() << "\n";
   }
   if (options.printPipeline || options.verbose)

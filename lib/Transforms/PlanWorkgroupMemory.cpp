@@ -492,7 +492,7 @@ bool PlanWorkgroupMemoryPass::checkLimit(gpu::GPUFuncOp kernel,
 void PlanWorkgroupMemoryPass::runOnOperation() {
   ModuleOp module = getOperation();
   checkedLimit = 0;
-  if (targetName == "rocm" && !chip.empty()) {
+  if ((targetName == "rocm" || targetName == "rocm-emu") && !chip.empty()) {
     // AMD GPUs have no static limit below the LDS a workgroup may use.
     const AMDGPUChip *amd = lookupAMDGPUChip(chip);
     if (!amd) {

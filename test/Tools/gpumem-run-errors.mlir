@@ -3,7 +3,7 @@
 // the others exit with 1.
 
 // RUN: not gpumem-run --target=tpu %s 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: gpumem-run: error: unknown --target 'tpu'; expected cpu, cuda, cuda-emu, vulkan or auto
+// TARGET: gpumem-run: error: unknown --target 'tpu'; expected cpu, cuda, cuda-emu, rocm, rocm-emu, vulkan or auto
 
 // RUN: not gpumem-run --target=cpu --subgroup-size=8 %s 2>&1 | FileCheck %s --check-prefix=SUBGROUP
 // SUBGROUP: gpumem-run: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes

@@ -157,6 +157,62 @@ struct CudaEmuPipelineOptions
       llvm::cl::init("")};
 };
 
+/// The AMD options both rocm pipelines take.
+template <typename Derived>
+struct AMDGPUPipelineOptions : public SharedPipelineOptions<Derived> {
+  using PassOptions = mlir::detail::PassOptions;
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("AMD chip (gfx90a, gfx942, gfx1100, ...: "
+                     "include/gpumem/Support/AMDGPUTarget.h)"),
+      llvm::cl::init("gfx90a")};
+  PassOptions::Option<unsigned> wavefrontSize{
+      *this, "wavefront-size",
+      llvm::cl::desc("Lanes of a wavefront, 32 or 64; 0: the chip's default "
+                     "(64 on gfx9, 32 on gfx10 and gfx11)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("More LLVM AMDGPU target features, comma-separated "
+                     "(+xnack, ...)"),
+      llvm::cl::init("")};
+};
+
+/// Options of `gpumem-rocm-pipeline`.
+struct ROCmPipelineOptions : public AMDGPUPipelineOptions<ROCmPipelineOptions> {
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("AMDGPU backend optimization level, 0 to 3"),
+      llvm::cl::init(3)};
+};
+
+/// Options of `gpumem-rocm-emu-pipeline`.
+struct ROCmEmuPipelineOptions
+    : public AMDGPUPipelineOptions<ROCmEmuPipelineOptions> {
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level of the host code made from the "
+                     "kernels, 0 to 3"),
+      llvm::cl::init(2)};
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("Host CPU the kernels are compiled for; default: this "
+                     "machine's"),
+      llvm::cl::init("")};
+  PassOptions::Option<SanitizerChecks> sanitize{
+      *this, "sanitize",
+      llvm::cl::desc("Checks recorded for the runtime, comma-separated: "
+                     "memcheck, racecheck, initcheck, synccheck "
+                     "(docs/sanitizer.md); empty: none"),
+      llvm::cl::init(SanitizerChecks())};
+  PassOptions::Option<bool> coroutines{
+      *this, "coroutines",
+      llvm::cl::desc("Run kernels with barriers or cross-lane operations as "
+                     "coroutines where they allow it, else on fibers "
+                     "(gpumem-lower-rocdl-to-cpu)"),
+      llvm::cl::init(true)};
+};
+
 /// Options of `gpumem-vulkan-pipeline`.
 struct VulkanPipelineOptions
     : public SharedPipelineOptions<VulkanPipelineOptions> {
@@ -193,6 +249,17 @@ void buildCpuPipeline(mlir::OpPassManager &pm,
 /// kernels runs on libgpumem_cpu_runtime.so.
 void buildCudaEmuPipeline(mlir::OpPassManager &pm,
                           const CudaEmuPipelineOptions &options);
+
+/// Adds the rocm lowering to `pm`: kernels become AMDGPU assembly for the
+/// chip, with workgroup memory in LDS (docs/rocm.md).
+void buildROCmPipeline(mlir::OpPassManager &pm,
+                       const ROCmPipelineOptions &options);
+
+/// Adds the rocm-emu lowering to `pm`: the rocm pipeline's device lowering
+/// unchanged, then gpumem-lower-rocdl-to-cpu, so that the ROCDL form of the
+/// kernels runs on libgpumem_cpu_runtime.so (docs/rocm-emu.md).
+void buildROCmEmuPipeline(mlir::OpPassManager &pm,
+                          const ROCmEmuPipelineOptions &options);
 
 /// Adds the vulkan lowering to `pm`: kernels become one SPIR-V module per
 /// gpu.module with gpumem's Vulkan kernel ABI, run by

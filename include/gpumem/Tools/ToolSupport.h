@@ -29,9 +29,10 @@ class OpPassManager;
 namespace gpumem {
 
 /// Where kernels run: CPU cores from the gpu dialect, an NVIDIA GPU, CPU
-/// cores from the NVIDIA device code (cuda-emu; the cpu runtime runs it), or
-/// a Vulkan device from SPIR-V.
-enum class Target { CPU, CUDA, CUDAEmu, Vulkan };
+/// cores from the NVIDIA device code (cuda-emu; the cpu runtime runs it), an
+/// AMD GPU, CPU cores from the AMD device code (rocm-emu), or a Vulkan
+/// device from SPIR-V.
+enum class Target { CPU, CUDA, CUDAEmu, ROCm, ROCmEmu, Vulkan };
 
 struct TargetOptions;
 
@@ -47,11 +48,17 @@ struct TargetInfo {
   const char *runtimeLibrary;
   /// Whether --sanitize compiles checks into its kernels.
   bool sanitizes;
-  /// Whether --chip names its NVIDIA chip.
-  bool hasChip;
-  /// The lanes of its warps, fixed; 0 when --subgroup-size chooses them
-  /// (and --max-shared-memory its workgroup memory): vulkan.
+  /// The chip it compiles for without --chip ("sm_90", "gfx90a"); null when
+  /// --chip does not apply.
+  const char *defaultChip;
+  /// The lanes of its warps when the tools fix them (32); 0 when the chip's
+  /// wavefront decides them (the AMD targets) or --subgroup-size does (and
+  /// --max-shared-memory its workgroup memory): vulkan.
   unsigned fixedSubgroupSize;
+  /// Whether --subgroup-size and --max-shared-memory describe its device.
+  bool takesDeviceLimits() const {
+    return fixedSubgroupSize == 0 && !defaultChip;
+  }
   /// Adds the target's gpumem pipeline, from the tools' options, for `chip`
   /// (the NVIDIA targets; empty: the pipeline's default) and
   /// `maxSharedMemory` bytes of workgroup memory (vulkan; 0: the
@@ -138,15 +145,17 @@ struct TargetOptions {
   llvm::cl::opt<std::string> target{
       "target",
       llvm::cl::desc("cpu, cuda, cuda-emu (the NVIDIA device code run on CPU "
+                     "cores), rocm, rocm-emu (the AMD device code run on CPU "
                      "cores), vulkan (SPIR-V on any Vulkan device) or auto "
                      "(cuda when a CUDA device is usable, else vulkan when a "
                      "Vulkan GPU is, else cpu)"),
       llvm::cl::init("auto"), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> chip{
       "chip",
-      llvm::cl::desc("NVIDIA chip for --target=cuda and cuda-emu "
+      llvm::cl::desc("GPU chip: NVIDIA's for --target=cuda and cuda-emu "
                      "(default: the device's when cuda runs here, "
-                     "else sm_90)"),
+                     "else sm_90), AMD's for rocm and rocm-emu (default "
+                     "gfx90a)"),
       llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> cpu{
       "cpu",

@@ -587,8 +587,8 @@ def GPUMemPlanWorkgroupMemoryPass
     `svg` names a file for a picture of the layouts.
 
     With a `limit` and no `chip` (the cpu and vulkan targets), or with
-    `target=rocm` and an AMD `chip` (its LDS per workgroup: 64 KiB, 160 KiB
-    on gfx950; an NVIDIA chip's limit is
+    `target=rocm` (or `rocm-emu`) and an AMD `chip` (its LDS per workgroup:
+    64 KiB, 160 KiB on gfx950; an NVIDIA chip's limit is
     gpumem-move-large-shared-to-dynamic's), a kernel whose
     planned static bytes, plus a launch's dynamic shared memory size when
     it is a constant, exceed the limit is an error at that launch, with a

@@ -23,7 +23,9 @@
 //     made coroutines and the library's helpers defined.
 //  6. Address spaces are erased (all of the GPU's memories are host
 //     memory); a shared global's address is ctx->sharedMemory plus its
-//     offset, an extern array's ctx->dynamicSharedMemory.
+//     offset, an extern array's ctx->dynamicSharedMemory. Where the dialect
+//     says so, integers and shared pointers convert as offsets in the
+//     arena (sharedPointersAreOffsets).
 //  7. Each kernel K becomes __gpumem_kernel_K plus __gpumem_run_thread_K
 //     (or __gpumem_start_coroutine_K), which unpacks mgpuLaunchKernel's
 //     parameters (KernelWrappers.h); K stays an empty stub for
@@ -71,6 +73,7 @@ private:
   void addContextArguments();
   LogicalResult lowerFunction(LLVM::LLVMFuncOp func);
   void lowerSharedAddresses();
+  void convertSharedPointerIntegers();
   void eraseAddressSpaces();
   void createKernelEntries();
 
@@ -128,6 +131,8 @@ LogicalResult DeviceModuleLowering::run(bool coroutines,
       makeCoroutine(kernel);
   if (failed(dialect.defineLibraryHelpers(module)))
     return failure();
+  if (dialect.sharedPointersAreOffsets)
+    convertSharedPointerIntegers();
   eraseAddressSpaces();
   lowerSharedAddresses();
   createKernelEntries();
@@ -253,6 +258,47 @@ LogicalResult DeviceModuleLowering::lowerFunction(LLVM::LLVMFuncOp func) {
   // Each op once, unreachable blocks included (unlike walkAndApplyPatterns).
   applyPatternsToEachOp(func, FrozenRewritePatternSet(std::move(patterns)));
   return failure(state.failed);
+}
+
+void DeviceModuleLowering::convertSharedPointerIntegers() {
+  auto isShared = [&](Type type) {
+    auto pointer = dyn_cast<LLVM::LLVMPointerType>(type);
+    return pointer && pointer.getAddressSpace() == dialect.sharedAddressSpace;
+  };
+  auto arenaBase = [&](OpBuilder &builder, Operation *op) {
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    ContextAccess access(builder, op->getLoc(),
+                         func.getArgument(func.getNumArguments() - 1));
+    return access.loadPointer(offsetof(GPUMemThreadContext, sharedMemory));
+  };
+  module.walk([&](LLVM::PtrToIntOp toInt) {
+    if (!isShared(toInt.getArg().getType()))
+      return;
+    OpBuilder builder(toInt);
+    Location loc = toInt.getLoc();
+    Type type = toInt.getType();
+    Value base =
+        LLVM::PtrToIntOp::create(builder, loc, type, arenaBase(builder, toInt));
+    Value address =
+        LLVM::PtrToIntOp::create(builder, loc, type, toInt.getArg());
+    toInt.replaceAllUsesWith(
+        LLVM::SubOp::create(builder, loc, address, base).getResult());
+    toInt.erase();
+  });
+  module.walk([&](LLVM::IntToPtrOp toPointer) {
+    if (!isShared(toPointer.getType()))
+      return;
+    OpBuilder builder(toPointer);
+    Location loc = toPointer.getLoc();
+    Value address = LLVM::GEPOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(module.getContext()),
+        builder.getI8Type(), arenaBase(builder, toPointer),
+        ValueRange{toPointer.getArg()});
+    toPointer.replaceAllUsesWith(LLVM::AddrSpaceCastOp::create(
+                                     builder, loc, toPointer.getType(), address)
+                                     .getResult());
+    toPointer.erase();
+  });
 }
 
 void DeviceModuleLowering::eraseAddressSpaces() {

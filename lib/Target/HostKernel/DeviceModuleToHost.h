@@ -31,6 +31,11 @@ struct DeviceDialect {
   std::string kernelAttrName, attributePrefix;
   /// Address space of shared memory (workgroup memory, LDS).
   unsigned sharedAddressSpace = 3;
+  /// Whether an integer made of a shared pointer (llvm.ptrtoint) is its
+  /// offset in the block's shared memory, and a shared pointer made of an
+  /// integer (llvm.inttoptr) that offset's address, as on an AMD GPU, whose
+  /// LDS addresses are offsets; otherwise they are host addresses.
+  bool sharedPointersAreOffsets = false;
   /// The chip the code was compiled for, and what the patterns read of it.
   std::string chip;
   SharedLayout limits;

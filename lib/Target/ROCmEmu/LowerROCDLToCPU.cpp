@@ -17,6 +17,9 @@
 //  - ROCDL ops become context loads and runtime services (ROCDLOps.cpp,
 //    ROCDLWarpOps.cpp); rocdl.barrier and rocdl.s.barrier are workgroup
 //    barriers, the cross-lane ops wait for their wavefront;
+//  - llvm.amdgcn.dispatch.ptr points to an HSA dispatch packet filled from
+//    the thread context (DispatchPacket.cpp), and LDS addresses are offsets
+//    in the block's arena, as on the GPU;
 //  - a kernel's rocdl.reqd_work_group_size is its known block size, its
 //    rocdl.flat_work_group_size's upper bound its max_threads.
 //===----------------------------------------------------------------------===//
@@ -57,7 +60,7 @@ LogicalResult checkROCDLOp(Operation *op) {
            << "(inline AMDGPU assembly) cannot run on the rocm-emu target";
   if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
     StringRef name = intrinsic.getIntrin();
-    if (name.starts_with("llvm.amdgcn."))
+    if (name.starts_with("llvm.amdgcn.") && !isDispatchPacketIntrinsic(name))
       return op->emitOpError() << "calls '" << name
                                << "', which has no lowering on the rocm-emu "
                                   "target";
@@ -142,7 +145,15 @@ struct LowerROCDLToCPUPass
     rocdl.checkOp = checkROCDLOp;
     rocdl.mapLibraryCalls = mapOCMLCalls;
     rocdl.defineLibraryHelpers = defineOCMLHelpers;
-    rocdl.populatePatterns = populateROCDLToCPUPatterns;
+    rocdl.populatePatterns =
+        [](RewritePatternSet &patterns,
+           gpumem::hostkernel::DeviceFunctionState &state) {
+          populateROCDLToCPUPatterns(patterns, state);
+          populateDispatchPacketPatterns(patterns, state);
+        };
+    // LDS addresses are 32-bit offsets on AMD GPUs, and the rocm target's
+    // code computes with them (the dynamic LDS size).
+    rocdl.sharedPointersAreOffsets = true;
     rocdl.readLaunchLimits = readROCDLLaunchLimits;
     if (failed(gpumem::hostkernel::lowerDeviceModuleToHost(
             module, rocdl, coroutines, sanitize.getValue().flags)))

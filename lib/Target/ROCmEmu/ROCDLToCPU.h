@@ -47,6 +47,14 @@ bool isBlockBarrierROCDLOp(mlir::Operation *op);
 /// value wider than 64 bits.
 bool isSupportedROCDLOp(mlir::Operation *op);
 
+/// Whether `intrinsic` is llvm.amdgcn.dispatch.ptr, which
+/// populateDispatchPacketPatterns lowers (DispatchPacket.cpp).
+bool isDispatchPacketIntrinsic(llvm::StringRef intrinsic);
+/// The pattern that makes each llvm.amdgcn.dispatch.ptr a pointer to an HSA
+/// dispatch packet filled from the thread context.
+void populateDispatchPacketPatterns(mlir::RewritePatternSet &patterns,
+                                    hostkernel::DeviceFunctionState &state);
+
 /// Renames ocml's __ocml_* declarations to the libm functions with the same
 /// results, and checks that every other declared function is one the host
 /// provides; errors name the calls (OCMLFunctions.cpp).
