@@ -42,9 +42,8 @@ bool isSynchronizingROCDLOp(mlir::Operation *op);
 bool isBlockBarrierROCDLOp(mlir::Operation *op);
 
 /// The ROCDL ops populateROCDLToCPUPatterns lowers. A pattern may still
-/// refuse one of them at its op: a cross-lane op on a wave64 chip, a
-/// ds_swizzle whose offset is not a constant of a known mode, readlane of a
-/// value wider than 64 bits.
+/// refuse one of them at its op: a ds_swizzle whose offset is not a
+/// constant of a known mode, readlane of a value wider than 64 bits.
 bool isSupportedROCDLOp(mlir::Operation *op);
 
 /// Whether `intrinsic` is llvm.amdgcn.dispatch.ptr, which

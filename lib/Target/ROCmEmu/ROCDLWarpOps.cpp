@@ -5,35 +5,39 @@
 // the function's waiting mode (in a coroutine kernel the thread suspends
 // after the call and reads the result with services->warpSyncResult).
 //
-// The wavefront is the runtime's warp of 32 lanes (GPUMEM_WARP_SIZE):
-// lane = linear work-item id mod 32. EXEC, the active lanes, is every lane
+// The wavefront is the runtime's warp of the chip's wavefront size W
+// (state.layout.warpSize, 32 or 64; the kernel table tells the runtime):
+// lane = linear work-item id mod W. EXEC, the active lanes, is every lane
 // of the wavefront that exists (the workgroup's last wavefront may be
-// partial); that is the member mask, so the runtime checks that all of them
-// reach the op (a lane that returned, or waits elsewhere, is reported: on a
-// GPU it would be inactive, and the op would read 0 from it). On a wave64
-// chip (state.layout.warpSize 64) every cross-lane op is refused at the op:
-// 32-lane warps would give wrong results.
+// partial); that is the member mask, built in 64 bits, so the runtime
+// checks that all of them reach the op (a lane that returned, or waits
+// elsewhere, is reported: on a GPU it would be inactive, and the op would
+// read 0 from it).
 //
 // AMDGPU semantics (AMD's ISA manuals; LLVM's AMDGPU intrinsics), each read
-// of another lane's 32 bits being one SHFL_IDX with clamp 31 and segment
-// mask 0 (source lane = b[4:0], always valid), whose result is replaced by
-// 0 where the source lane does not exist:
-//  - ds_bpermute(addr, data): source = (addr / 4) mod 32 (high-order bits
+// of another lane's 32 bits being one SHFL_IDX of source lane b (in a
+// 32-lane warp with clamp 31 and segment mask 0, so b[4:0]; a 64-lane
+// warp's shuffles have no clamp or segment and take b mod 64), always
+// valid, whose result is replaced by 0 where the source lane does not
+// exist:
+//  - ds_bpermute(addr, data): source = (addr / 4) mod W (high-order bits
 //    ignored); an inactive source lane gives 0;
 //  - ds_swizzle(data, offset), offset a 16-bit constant:
 //      offset[15] = 0 (bit-mask mode, within groups of 32): with
 //        and = offset[4:0], or = offset[9:5], xor = offset[14:10],
-//        source = ((lane & and) | or) ^ xor;
+//        source = (lane & 32) | (((lane & and) | or) ^ xor) (lane & 32 is
+//        0 on wave32);
 //      offset[15:8] = 0x80 (quad-permute mode, within groups of 4):
 //        source = (lane & ~3) | offset[2 * (lane & 3) + 1 : 2 * (lane & 3)];
 //    an inactive source lane gives 0; other offsets (the FFT and rotate
 //    modes of some chips) are refused;
-//  - readlane(v, l): lane l[4:0]'s v (undefined on a GPU for an inactive
-//    lane: 0 here); readfirstlane(v): the lowest active lane's v, lane 0;
-//    any integer, float or pointer of up to 64 bits (read as two 32-bit
-//    halves when wider than 32), others refused;
+//  - readlane(v, l): lane (l mod W)'s v (undefined on a GPU for an
+//    inactive lane: 0 here); readfirstlane(v): the lowest active lane's v,
+//    lane 0; any integer, float or pointer of up to 64 bits (read as two
+//    32-bit halves when wider than 32), others refused;
 //  - ballot(p): bit l set when active lane l's p holds: VOTE_BALLOT over
-//    the active lanes, zero-extended to the op's i32 or i64.
+//    the active lanes (a 64-bit mask), zero-extended or truncated to the
+//    op's i32 or i64.
 // update.dpp, mov.dpp and permlane ops are not made by convert-gpu-to-rocdl
 // for gpu.shuffle, gpu.subgroup_broadcast or (after gpumem's collectives
 // lowering) gpu.subgroup_reduce, and have no lowering here.
@@ -56,19 +60,10 @@ using namespace gpumem::rocmemu::rocdlops;
 
 namespace {
 
-/// Refuses `op` on chips whose wavefronts are not the runtime's warps.
-LogicalResult checkWavefront(Operation *op, DeviceFunctionState &state) {
-  if (state.layout.warpSize == GPUMEM_WARP_SIZE)
-    return success();
-  state.failed = true;
-  return op->emitOpError()
-         << "needs 64-lane wavefronts, which the rocm-emu target does not "
-            "run yet (a wave32 chip such as gfx1100 runs)";
-}
-
-/// The caller's wavefront, as i32s: its lane, how many lanes exist, and
-/// their mask (the active lanes, EXEC).
+/// The caller's wavefront: its size W (32 or 64), its lane and how many
+/// lanes exist (i32s), and their mask (the active lanes, EXEC; an i64).
 struct Wavefront {
+  int64_t size;
   Value lane, lanes, mask;
 };
 
@@ -76,38 +71,51 @@ Wavefront describeWavefront(Emitter &emit) {
   OpBuilder &b = emit.builder;
   Location loc = emit.loc;
   Type i32Type = b.getI32Type();
+  int64_t size = emit.layout.warpSize;
   int64_t ntid = offsetof(GPUMemThreadContext, blockDim);
   Value linear = emit.linearThreadId();
-  Value lane = LLVM::URemOp::create(b, loc, linear, emit.i64(GPUMEM_WARP_SIZE));
+  Value lane = LLVM::URemOp::create(b, loc, linear, emit.i64(size));
   Value first = LLVM::SubOp::create(b, loc, linear, lane);
   Value threads = LLVM::MulOp::create(
       b, loc,
       LLVM::MulOp::create(b, loc, emit.field(ntid, 0), emit.field(ntid, 1)),
       emit.field(ntid, 2));
   Value rest = LLVM::SubOp::create(b, loc, threads, first);
-  Value full = emit.i64(GPUMEM_WARP_SIZE);
+  Value full = emit.i64(size);
   Value lanes = LLVM::SelectOp::create(
       b, loc,
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rest, full), rest,
       full);
-  // (1 << lanes) - 1 in 64 bits: lanes is at most 32.
+  // (1 << lanes) - 1 in 64 bits; LLVM's shift by 64 is poison, so a full
+  // 64-lane wavefront's mask is all ones.
   Value mask = LLVM::SubOp::create(
       b, loc, LLVM::ShlOp::create(b, loc, emit.i64(1), lanes), emit.i64(1));
-  return {LLVM::TruncOp::create(b, loc, i32Type, lane),
-          LLVM::TruncOp::create(b, loc, i32Type, lanes),
-          LLVM::TruncOp::create(b, loc, i32Type, mask)};
+  if (size == 64)
+    mask = LLVM::SelectOp::create(
+        b, loc,
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, lanes, full),
+        emit.i64(-1), mask);
+  return {size, LLVM::TruncOp::create(b, loc, i32Type, lane),
+          LLVM::TruncOp::create(b, loc, i32Type, lanes), mask};
 }
 
-/// Lane `source`'s (an i32 in 0..31) `value` (an i32), or 0 when that lane
+/// `lane` (an i32) modulo the wavefront size.
+Value wrapLane(Emitter &emit, const Wavefront &wave, Value lane) {
+  return LLVM::AndOp::create(emit.builder, emit.loc, lane,
+                             emit.i32(wave.size - 1));
+}
+
+/// Lane `source`'s (an i32 in 0..W-1) `value` (an i32), or 0 when that lane
 /// does not exist.
 Value readLane(Emitter &emit, const Wavefront &wave, Value source,
                Value value) {
   OpBuilder &b = emit.builder;
   Location loc = emit.loc;
   Type i32Type = b.getI32Type();
-  Value raw =
-      emit.warpSync(GPUMEM_WARP_SHFL_IDX, wave.mask, emit.toI64(value), source,
-                    /*clamp 31, segment mask 0=*/emit.i32(0x1f));
+  // c: in a 32-lane warp clamp 31 and segment mask 0; a 64-lane warp's
+  // shuffles ignore it.
+  Value raw = emit.warpSync(GPUMEM_WARP_SHFL_IDX, wave.mask, emit.toI64(value),
+                            source, emit.i32(wave.size == 32 ? 0x1f : 0));
   Value read = LLVM::TruncOp::create(b, loc, i32Type, raw);
   Value present = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, source,
                                        wave.lanes);
@@ -177,15 +185,15 @@ Value readLaneOfType(Emitter &emit, const Wavefront &wave, Value source,
   return result;
 }
 
-/// A pattern lowering the cross-lane op `Op`: refused on chips whose
-/// wavefronts are not the runtime's warps, and where `check` refuses it
-/// (before anything is built); else replaced by what `lower` builds.
+/// A pattern lowering the cross-lane op `Op`: refused where `check`
+/// refuses it (before anything is built); else replaced by what `lower`
+/// builds.
 template <typename Op> class CrossLanePattern : public DevicePattern<Op> {
 public:
   using DevicePattern<Op>::DevicePattern;
 
   LogicalResult matchAndRewrite(Op op, PatternRewriter &rewriter) const final {
-    if (failed(checkWavefront(op, this->state)) || failed(check(op)))
+    if (failed(check(op)))
       return failure();
     Emitter emit(rewriter, op, this->state);
     Wavefront wave = describeWavefront(emit);
@@ -198,7 +206,7 @@ protected:
   virtual Value lower(Op op, Emitter &emit, const Wavefront &wave) const = 0;
 };
 
-/// rocdl.ds_bpermute: lane (addr / 4) mod 32's data.
+/// rocdl.ds_bpermute: lane (addr / 4) mod W's data.
 class DsBpermuteLowering : public CrossLanePattern<ROCDL::DsBpermuteOp> {
 public:
   using CrossLanePattern::CrossLanePattern;
@@ -206,11 +214,9 @@ public:
 protected:
   Value lower(ROCDL::DsBpermuteOp op, Emitter &emit,
               const Wavefront &wave) const override {
-    Value source =
-        LLVM::AndOp::create(emit.builder, emit.loc,
+    Value source = wrapLane(emit, wave,
                             LLVM::LShrOp::create(emit.builder, emit.loc,
-                                                 op.getIndex(), emit.i32(2)),
-                            emit.i32(GPUMEM_WARP_SIZE - 1));
+                                                 op.getIndex(), emit.i32(2)));
     return readLane(emit, wave, source, op.getSrc());
   }
 };
@@ -265,6 +271,11 @@ protected:
           LLVM::OrOp::create(b, loc, masked, emit.i32((offset >> 5) & 0x1f));
       source =
           LLVM::XOrOp::create(b, loc, ored, emit.i32((offset >> 10) & 0x1f));
+      // Within groups of 32: a wave64 lane keeps its half.
+      if (wave.size == 64)
+        source = LLVM::OrOp::create(
+            b, loc, LLVM::AndOp::create(b, loc, wave.lane, emit.i32(32)),
+            source);
     } else {
       Value quad = LLVM::AndOp::create(b, loc, wave.lane, emit.i32(~3));
       Value shift = LLVM::ShlOp::create(
@@ -294,7 +305,7 @@ protected:
   }
 };
 
-/// rocdl.readlane: lane src1[4:0]'s value.
+/// rocdl.readlane: lane (src1 mod W)'s value.
 class ReadlaneLowering : public CrossLanePattern<ROCDL::ReadlaneOp> {
 public:
   using CrossLanePattern::CrossLanePattern;
@@ -305,9 +316,8 @@ protected:
   }
   Value lower(ROCDL::ReadlaneOp op, Emitter &emit,
               const Wavefront &wave) const override {
-    Value source = LLVM::AndOp::create(emit.builder, emit.loc, op.getSrc1(),
-                                       emit.i32(GPUMEM_WARP_SIZE - 1));
-    return readLaneOfType(emit, wave, source, op.getSrc0());
+    return readLaneOfType(emit, wave, wrapLane(emit, wave, op.getSrc1()),
+                          op.getSrc0());
   }
 };
 

@@ -2,30 +2,6 @@
 
 // What the ROCDL ops' patterns cannot run is a located error naming the op.
 
-// gfx90a runs 64-lane wavefronts; the runtime's warps have 32 lanes.
-gpu.module @wave64 [#rocdl.target<chip = "gfx90a">] {
-  llvm.func @k(%out: !llvm.ptr, %addr: i32) attributes {gpu.kernel, rocdl.kernel} {
-    %v = llvm.load %out : !llvm.ptr -> i32
-    // expected-error @+1 {{'rocdl.ds_bpermute' op needs 64-lane wavefronts, which the rocm-emu target does not run yet (a wave32 chip such as gfx1100 runs)}}
-    %r = rocdl.ds_bpermute %addr, %v : (i32, i32) -> i32
-    llvm.store %r, %out : i32, !llvm.ptr
-    llvm.return
-  }
-}
-
-// -----
-
-gpu.module @ballot64 [#rocdl.target<chip = "gfx942">] {
-  llvm.func @k(%out: !llvm.ptr, %p: i1) attributes {gpu.kernel, rocdl.kernel} {
-    // expected-error @+1 {{'rocdl.ballot' op needs 64-lane wavefronts, which the rocm-emu target does not run yet (a wave32 chip such as gfx1100 runs)}}
-    %r = rocdl.ballot %p : i64
-    llvm.store %r, %out : i64, !llvm.ptr
-    llvm.return
-  }
-}
-
-// -----
-
 gpu.module @swizzle_fft [#rocdl.target<chip = "gfx1100">] {
   llvm.func @k(%out: !llvm.ptr) attributes {gpu.kernel, rocdl.kernel} {
     %v = llvm.load %out : !llvm.ptr -> i32

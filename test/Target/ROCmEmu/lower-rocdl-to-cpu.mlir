@@ -209,3 +209,70 @@ gpu.module @swizzle [#rocdl.target<chip = "gfx1100">] {
     llvm.return
   }
 }
+
+// -----
+
+// gfx90a's wavefronts have 64 lanes (its default), and so do the runtime's
+// warps of the kernel (warp_size 64, the kernel table's last field): lane =
+// linear id mod 64, the existing lanes' member mask (1 << lanes) - 1 in 64
+// bits, all ones for a full wavefront (a shift by 64 would be poison);
+// ds_bpermute's source lane (addr >> 2) & 63 and readlane's l & 63, with c
+// = 0 (a 64-lane warp's shuffles have no clamp or segment); ds_swizzle's
+// bit-mask mode (0x041F: and 31, or 0, xor 1) stays within its half of the
+// wavefront; ballot's 64 bits are the i64 result and truncated for i32;
+// wavefrontsize is 64. On fibers (the dynamic alloca).
+
+// CHECK-LABEL: gpu.module @wave64
+// CHECK: %[[W:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK: llvm.urem %{{.*}}, %[[W]] : i64
+// CHECK: %[[FULL:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK: %[[LANES:.*]] = llvm.select %{{.*}}, %{{.*}}, %[[FULL]] : i1, i64
+// CHECK: %[[BELOW:.*]] = llvm.sub %{{.*}}, %{{.*}} : i64
+// CHECK: %[[ONES:.*]] = llvm.mlir.constant(-1 : i64) : i64
+// CHECK: %[[ISFULL:.*]] = llvm.icmp "eq" %[[LANES]], %[[FULL]] : i64
+// CHECK: %[[MASK:.*]] = llvm.select %[[ISFULL]], %[[ONES]], %[[BELOW]] : i1, i64
+// CHECK: %[[SHIFTED:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+// CHECK: %[[LAST:.*]] = llvm.mlir.constant(63 : i32) : i32
+// CHECK: %[[SOURCE:.*]] = llvm.and %[[SHIFTED]], %[[LAST]] : i32
+// CHECK: %[[C:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call %{{.*}}(%{{.*}}, %{{.*}}, %[[MASK]], %{{.*}}, %[[SOURCE]], %[[C]], %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i64, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK: %[[RLAST:.*]] = llvm.mlir.constant(63 : i32) : i32
+// CHECK: %[[RSOURCE:.*]] = llvm.and %{{.*}}, %[[RLAST]] : i32
+// CHECK: llvm.call %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[RSOURCE]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: llvm.mlir.constant(1055 : i32) : i32
+// CHECK: %[[LANE:.*]] = llvm.trunc %{{.*}} : i64 to i32
+// CHECK: %[[XORED:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
+// CHECK: %[[HALF:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK: %[[UPPER:.*]] = llvm.and %[[LANE]], %[[HALF]] : i32
+// CHECK: %[[SWSOURCE:.*]] = llvm.or %[[UPPER]], %[[XORED]] : i32
+// CHECK: llvm.call %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SWSOURCE]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: %[[BALLOT:.*]] = llvm.mlir.constant(7 : i32) : i32
+// CHECK: %[[B64:.*]] = llvm.call %{{.*}}(%{{.*}}, %[[BALLOT]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NOT: llvm.trunc %[[B64]]
+// CHECK: %[[B32:.*]] = llvm.call %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i64, i64, i32, i32, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK: llvm.trunc %[[B32]] : i64 to i32
+// CHECK: llvm.mlir.constant(64 : i32) : i32
+// CHECK: llvm.store %[[B64]], %{{.*}} : i64, !llvm.ptr
+// CHECK: llvm.mlir.global private constant @__gpumem_cpu_kernels
+// CHECK: %[[WARP:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK: llvm.insertvalue %[[WARP]], %{{.*}}[15]
+gpu.module @wave64 [#rocdl.target<chip = "gfx90a">] {
+  llvm.func @k(%n: i64, %out: !llvm.ptr, %addr: i32, %l: i32, %p: i1) attributes {gpu.kernel, rocdl.kernel} {
+    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+    %v = llvm.load %out : !llvm.ptr -> i32
+    %a = rocdl.ds_bpermute %addr, %v : (i32, i32) -> i32
+    %b = rocdl.readlane %v, %l : (i32, i32) -> i32
+    %bitmask = llvm.mlir.constant(0x041F : i32) : i32
+    %c = rocdl.ds_swizzle %v, %bitmask : (i32, i32) -> i32
+    %d = rocdl.ballot %p : i64
+    %e = rocdl.ballot %p : i32
+    %size = rocdl.wavefrontsize : i32
+    %ab = llvm.add %a, %b : i32
+    %abc = llvm.add %ab, %c : i32
+    %abce = llvm.add %abc, %e : i32
+    %all = llvm.add %abce, %size : i32
+    llvm.store %all, %out : i32, !llvm.ptr
+    llvm.store %d, %out : i64, !llvm.ptr
+    llvm.return
+  }
+}
