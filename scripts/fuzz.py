@@ -12,8 +12,8 @@ Algorithm:
      the seed; how far along it a run gets depends on --seconds.
   3. --jobs worker threads take the mutants in that order: `gpumem-opt
      MUTANT` must exit 0 (verifier-valid), then the mutant goes through the
-     cpu, cuda (format=isa), cuda-emu and vulkan pipelines and, if it has
-     func.func @main, `gpumem-run -v --target=cpu`.
+     cpu, cuda (format=isa), cuda-emu, rocm, rocm-emu and vulkan pipelines
+     and, if it has func.func @main, `gpumem-run -v --target=cpu`.
   4. A finding is a signal death, a timeout, or a crash marker (LLVM ERROR,
      stack dump, assertion, UNREACHABLE) in the output; a normal `error:`
      diagnostic is not. Exception: when gpumem-run crashes or times out
@@ -294,6 +294,8 @@ def check(build, path, text):
     commands = [("cpu", opt_cmd(build, path, "--gpumem-cpu-pipeline")),
                 ("cuda", opt_cmd(build, path, "--gpumem-cuda-pipeline=format=isa")),
                 ("cuda-emu", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline")),
+                ("rocm", opt_cmd(build, path, "--gpumem-rocm-pipeline")),
+                ("rocm-emu", opt_cmd(build, path, "--gpumem-rocm-emu-pipeline")),
                 ("vulkan", opt_cmd(build, path, "--gpumem-vulkan-pipeline"))]
     if re.search(r"func\.func @main\b", text):
         commands.append(("run", [os.path.join(build, "bin", "gpumem-run"),
