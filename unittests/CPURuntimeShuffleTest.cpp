@@ -276,4 +276,97 @@ TEST(CPURuntimeWave64, NamedBarrierCountsAWarpAs64Threads) {
   }
 }
 
+// Warp operations over the arrived lanes (AMD's EXEC mask,
+// GPUMemCPUKernel::warpOpsOverArrivedLanes): the member mask names the whole
+// warp, the lanes that reach the operation are its active set.
+
+/// What kernel `name` (argument: a uint64 array) writes into `perThread`
+/// entries per thread of a block of `n` threads, entries it leaves `fill`.
+std::vector<uint64_t> outputs(const char *name, int64_t n, int64_t perThread,
+                              uint64_t fill) {
+  std::vector<uint64_t> out(perThread * n, fill);
+  uint64_t *p = out.data();
+  launch(name, {1, 1, 1}, {n, 1, 1}, {&p});
+  return out;
+}
+
+/// Lanes of the warp of `size` lanes that thread t of `n` is in.
+int64_t lanesOfWarp(int64_t t, int64_t n, int64_t size) {
+  return std::min<int64_t>(size, n - (t - t % size));
+}
+
+TEST(CPURuntimeExecMask, ShuffleAndBallotInABranchOfHalfTheWarp) {
+  // A full warp, and a partial one of 16 lanes which all take the branch.
+  for (int64_t n : {64, 48}) {
+    const uint64_t untouched = 0xdeadull;
+    std::vector<uint64_t> out = outputs("exec_branch", n, 4, untouched);
+    for (int64_t t = 0; t < n; ++t) {
+      int64_t lane = t % 32, lanes = lanesOfWarp(t, n, 32);
+      const uint64_t *r = &out[4 * t];
+      if (lane < 16) {
+        // Lane 15 reads lane 16, which is not in the branch: 0, invalid.
+        bool active = lane + 1 < 16;
+        EXPECT_EQ(r[0], active ? uint64_t(1000 + t + 1) : 0u)
+            << n << " threads, thread " << t;
+        EXPECT_EQ(r[1], uint64_t(active)) << t;
+        // Only the lanes in the branch vote.
+        EXPECT_EQ(r[2], 0x5555u) << t;
+      } else {
+        EXPECT_EQ(r[0], untouched) << t;
+        EXPECT_EQ(r[2], untouched) << t;
+      }
+      // After the branch the warp votes together again.
+      EXPECT_EQ(r[3], lanes == 32 ? 0xffffffffu : (uint64_t(1) << lanes) - 1)
+          << n << " threads, thread " << t;
+    }
+  }
+}
+
+TEST(CPURuntimeExecMask, LanesReturnWhileOthersShuffle) {
+  int64_t n = 64;
+  std::vector<uint64_t> out = outputs("exec_exit", n, 3, 7);
+  for (int64_t t = 0; t < n; ++t) {
+    const uint64_t *r = &out[3 * t];
+    if (t % 32 >= 16) {
+      EXPECT_EQ(r[0], 7u) << t;
+      continue;
+    }
+    EXPECT_EQ(r[0], uint64_t(1000 + (t ^ 1))) << t;
+    // Lane 20 returned: inactive, read as 0.
+    EXPECT_EQ(r[1], 0u) << t;
+    EXPECT_EQ(r[2], 0u) << t;
+  }
+}
+
+TEST(CPURuntimeExecMask, BarrierAfterADivergentShuffle) {
+  int64_t n = 64;
+  std::vector<uint64_t> out = outputs("exec_barrier", n, 2, 7);
+  for (int64_t t = 0; t < n; ++t) {
+    int64_t lane = t % 32;
+    uint64_t expected = 0;
+    if (lane < 7)
+      expected = uint64_t(1000 + t + 1);
+    EXPECT_EQ(out[2 * t], expected) << "thread " << t;
+    EXPECT_EQ(out[2 * t + 1], uint64_t((t + 1) % n)) << "thread " << t;
+  }
+}
+
+TEST(CPURuntimeExecMask, BallotOverPartOfA64LaneWarp) {
+  // A full wavefront and a partial one of 36 lanes.
+  int64_t n = 100;
+  std::vector<uint64_t> out = outputs("exec_ballot64", n, 2, 7);
+  for (int64_t t = 0; t < n; ++t) {
+    int64_t lane = t % 64, lanes = lanesOfWarp(t, n, 64);
+    if (lane % 3 != 0) {
+      EXPECT_EQ(out[t], 7u) << t;
+      continue;
+    }
+    uint64_t ballot = 0;
+    for (int64_t l = 0; l < lanes; l += 6)
+      ballot |= uint64_t(1) << l;
+    EXPECT_EQ(out[t], ballot) << "thread " << t;
+    EXPECT_EQ(out[t + n], 1u) << "thread " << t;
+  }
+}
+
 } // namespace

@@ -411,11 +411,13 @@ void stackHog(void **params, GPUMemThreadContext *ctx) {
 
 //--- 64-lane warps (GPUMemCPUKernel::warpSize 64) --------------------------//
 
-/// The lanes of the caller's 64-lane warp that exist (the block's last warp
-/// may be partial), as a member mask.
-uint64_t waveMask(const GPUMemThreadContext *ctx) {
-  int64_t t = linearThread(ctx), first = t - t % 64;
+/// The lanes of the caller's warp of `size` lanes that exist (the block's
+/// last warp may be partial), as a member mask.
+uint64_t existingLanes(const GPUMemThreadContext *ctx, int64_t size) {
+  int64_t t = linearThread(ctx), first = t - t % size;
   int64_t lanes = threadsPerBlock(ctx) - first;
+  if (lanes > size)
+    lanes = size;
   return lanes >= 64 ? ~uint64_t(0) : (uint64_t(1) << lanes) - 1;
 }
 
@@ -436,7 +438,7 @@ uint64_t warpSync(GPUMemThreadContext *ctx, int32_t op, uint64_t mask,
 void wave64(void **params, GPUMemThreadContext *ctx) {
   int64_t t = linearThread(ctx);
   uint64_t *out = arg<uint64_t *>(params, 0) + 6 * t;
-  uint64_t mask = waveMask(ctx);
+  uint64_t mask = existingLanes(ctx, 64);
   int32_t pred = -1;
   out[0] = warpSync(ctx, GPUMEM_WARP_SHFL_IDX, mask, uint64_t(1000 + t),
                     int32_t((t + 1) % 64), &pred, "wave64.mlir:1:1");
@@ -473,6 +475,84 @@ void wave64FullMask(void **params, GPUMemThreadContext *ctx) {
            "full_mask.mlir:4:5");
 }
 
+//--- Warp operations over the arrived lanes (AMD's EXEC mask) --------------//
+// Kernels with GPUMemCPUKernel::warpOpsOverArrivedLanes: the member mask
+// names the whole warp, and the operation runs over the lanes that reach it.
+
+/// exec_branch(uint64 *out): four results per thread t (lane t % 32); the
+/// first three only from lanes 0..15, which take a branch:
+/// out[4t]     SHFL_IDX from lane lane + 1 of 1000 + t (lane 15's source
+///             is inactive)
+/// out[4t + 1] its predicate
+/// out[4t + 2] VOTE_BALLOT of lane % 2 == 0 in the branch
+/// out[4t + 3] VOTE_BALLOT of 1 after the branch, where all lanes are.
+void execBranch(void **params, GPUMemThreadContext *ctx) {
+  int64_t t = linearThread(ctx), lane = t % 32;
+  uint64_t *out = arg<uint64_t *>(params, 0) + 4 * t;
+  uint64_t mask = existingLanes(ctx, 32);
+  if (lane < 16) {
+    int32_t pred = -1;
+    out[0] = warpSync(ctx, GPUMEM_WARP_SHFL_IDX, mask, uint64_t(1000 + t),
+                      int32_t(lane + 1), &pred, "exec.mlir:3:5");
+    out[1] = uint64_t(pred);
+    out[2] = warpSync(ctx, GPUMEM_WARP_VOTE_BALLOT, mask, lane % 2 == 0, 0,
+                      nullptr, "exec.mlir:4:5");
+  }
+  out[3] = warpSync(ctx, GPUMEM_WARP_VOTE_BALLOT, mask, 1, 0, nullptr,
+                    "exec.mlir:6:3");
+}
+
+/// exec_exit(uint64 *out): lanes 16..31 of each warp return at once; lanes
+/// 0..15 of thread t write out[3t] = SHFL_BFLY 1 of 1000 + t, out[3t + 1]
+/// = SHFL_IDX from (returned) lane 20, out[3t + 2] its predicate.
+void execExit(void **params, GPUMemThreadContext *ctx) {
+  int64_t t = linearThread(ctx), lane = t % 32;
+  if (lane >= 16)
+    return;
+  uint64_t *out = arg<uint64_t *>(params, 0) + 3 * t;
+  uint64_t mask = existingLanes(ctx, 32);
+  out[0] = warpSync(ctx, GPUMEM_WARP_SHFL_BFLY, mask, uint64_t(1000 + t), 1,
+                    nullptr, "exit.mlir:3:3");
+  int32_t pred = -1;
+  out[1] = warpSync(ctx, GPUMEM_WARP_SHFL_IDX, mask, uint64_t(1000 + t), 20,
+                    &pred, "exit.mlir:4:3");
+  out[2] = uint64_t(pred);
+}
+
+/// exec_barrier(uint64 *out): thread t writes t to shared memory; lanes
+/// 0..7 of each warp shuffle down by 1 (lane 7's source is inactive); then
+/// every thread waits at the barrier and writes out[2t] = the shuffle's
+/// result (0 where it had none) and out[2t + 1] = thread (t + 1) % n's
+/// shared entry.
+void execBarrier(void **params, GPUMemThreadContext *ctx) {
+  int64_t t = linearThread(ctx), n = threadsPerBlock(ctx);
+  int32_t *shared = reinterpret_cast<int32_t *>(ctx->sharedMemory);
+  shared[t] = int32_t(t);
+  uint64_t result = 0;
+  if (t % 32 < 8)
+    result = warpSync(ctx, GPUMEM_WARP_SHFL_DOWN, existingLanes(ctx, 32),
+                      uint64_t(1000 + t), 1, nullptr, "divergent.mlir:4:5");
+  barrier(ctx, "divergent.mlir:6:3");
+  uint64_t *out = arg<uint64_t *>(params, 0) + 2 * t;
+  out[0] = result;
+  out[1] = uint64_t(shared[(t + 1) % n]);
+}
+
+/// exec_ballot64(uint64 *out), 64-lane warps: lanes with lane % 3 == 0
+/// write out[t] = VOTE_BALLOT of lane % 2 == 0 and out[t + n] = VOTE_ALL
+/// of t < 1000; the others nothing.
+void execBallot64(void **params, GPUMemThreadContext *ctx) {
+  int64_t t = linearThread(ctx), n = threadsPerBlock(ctx), lane = t % 64;
+  if (lane % 3 != 0)
+    return;
+  uint64_t *out = arg<uint64_t *>(params, 0);
+  uint64_t mask = existingLanes(ctx, 64);
+  out[t] = warpSync(ctx, GPUMEM_WARP_VOTE_BALLOT, mask, lane % 2 == 0, 0,
+                    nullptr, "ballot.mlir:2:5");
+  out[t + n] = warpSync(ctx, GPUMEM_WARP_VOTE_ALL, mask, t < 1000, 0, nullptr,
+                        "ballot.mlir:3:5");
+}
+
 //--- The module ------------------------------------------------------------//
 
 #define THREAD_ONLY nullptr
@@ -486,6 +566,12 @@ const int32_t wave64BarrierParams[] = {8, 4};
 /// `kernel` with its parameter sizes.
 GPUMemCPUKernel withParams(GPUMemCPUKernel kernel, const int32_t *bytes) {
   kernel.paramBytes = bytes;
+  return kernel;
+}
+
+/// `kernel` with warp operations over the arrived lanes.
+GPUMemCPUKernel overArrivedLanes(GPUMemCPUKernel kernel) {
+  kernel.warpOpsOverArrivedLanes = 1;
   return kernel;
 }
 
@@ -561,6 +647,18 @@ const GPUMemCPUKernel kernels[] = {
     withWarpSize({"wave64_full_mask", wave64FullMask, THREAD_ONLY, 0, 1, 0},
                  64),
     withWarpSize({"warp_size_48", empty, THREAD_ONLY, 0, 1, 0}, 48),
+    // Warp operations over the arrived lanes.
+    overArrivedLanes(withParams(
+        {"exec_branch", execBranch, THREAD_ONLY, 0, 1, 1}, pointerParams)),
+    overArrivedLanes(withParams({"exec_exit", execExit, THREAD_ONLY, 0, 1, 1},
+                                pointerParams)),
+    overArrivedLanes(
+        withParams({"exec_barrier", execBarrier, THREAD_ONLY, 64 * 4, 1, 1},
+                   pointerParams)),
+    overArrivedLanes(withWarpSize(
+        withParams({"exec_ballot64", execBallot64, THREAD_ONLY, 0, 1, 1},
+                   pointerParams),
+        64)),
     withParams({"stack_hog", stackHog, THREAD_ONLY, 0, 1, 1}, pointerParams),
 };
 

@@ -351,12 +351,24 @@ void BlockRunner::runScheduled() {
   round = 0;
   // A coroutine that fails an assert jumps back here, `round` past it.
   (void)sigsetjmp(trapPoint, 0);
-  while (!runQueue.empty()) {
-    for (; round < runQueue.size(); ++round)
-      resume(runQueue[round]);
+  for (;;) {
+    while (!runQueue.empty()) {
+      for (; round < runQueue.size(); ++round)
+        resume(runQueue[round]);
+      runQueue.swap(nextQueue);
+      nextQueue.clear();
+      round = 0;
+    }
+    // No thread can run: warp operations over the arrived lanes complete
+    // with the lanes at them before the block is stuck.
+    if (live == 0 || !atWarpSync || !overArrivedLanes())
+      break;
+    for (uint32_t w = 0; w < warps.size(); ++w)
+      settleWarp(w, UINT32_MAX);
+    if (nextQueue.empty())
+      break;
     runQueue.swap(nextQueue);
     nextQueue.clear();
-    round = 0;
   }
   // Threads left waiting for one that failed an assert end with the block:
   // the launch fails anyway.
@@ -554,6 +566,10 @@ void BlockRunner::barrier(GPUMemThreadContext *ctx, const char *location) {
   ++warp.atBarrier;
   fibers[index].state = State::AtBarrier;
   barrierWaiters.push_back(index);
+  // Lanes of the warp at a warp operation over the arrived lanes may now
+  // run it without this one.
+  if (overArrivedLanes())
+    settleWarp(index / warpSize(), UINT32_MAX);
   park(index);
 }
 

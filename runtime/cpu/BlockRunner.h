@@ -180,6 +180,17 @@ private:
   void threadLeft(uint32_t index);
   /// Lanes of the launched kernel's warps (32 or 64).
   uint32_t warpSize() const { return launch->warpSize; }
+  /// Whether the kernel's warp operations run over the lanes that reach
+  /// them (AMD's EXEC mask) instead of over their member mask.
+  bool overArrivedLanes() const {
+    return launch->kernel->warpOpsOverArrivedLanes != 0;
+  }
+  /// With overArrivedLanes: when no lane of `warp` can reach a warp
+  /// operation any more (each waits elsewhere or has left) and some wait at
+  /// one, completes the one at the earliest location over the lanes there
+  /// and releases them (but `continuing`); returns whether `continuing` was
+  /// among them.
+  bool settleWarp(uint32_t warp, uint32_t continuing);
   /// Whether the kernel was compiled with --sanitize=synccheck.
   bool syncCheck() const {
     return launch->kernel->checks & GPUMEM_CHECK_SYNCCHECK;
@@ -207,8 +218,9 @@ private:
   void checkWarpSyncArrival(uint32_t index, int32_t op, uint64_t memberMask,
                             const char *location) const;
   /// Computes the results of the warpSync every lane of `memberMask` of
-  /// `warp` has reached and releases them (but `continuing`).
-  void completeWarpSync(uint32_t warp, uint64_t memberMask,
+  /// `warp` has reached and releases them (but `continuing`); returns
+  /// whether `continuing` was among them.
+  bool completeWarpSync(uint32_t warp, uint64_t memberMask,
                         uint32_t continuing);
   /// A lane of `warp` parked at a warpSync whose mask holds `lane`, or
   /// UINT32_MAX.

@@ -112,10 +112,14 @@ uint64_t BlockRunner::shuffle(GPUMemThreadContext *ctx, uint64_t value,
   fiber.mode = mode;
   fiber.location = location;
   ++warp.atShuffle;
-  if (tryCompleteShuffle(warpIndex, uint32_t(width), index))
+  if (tryCompleteShuffle(warpIndex, uint32_t(width), index)) {
     goOn(index);
-  else
+  } else {
+    // Lanes at a warp operation over the arrived lanes may go on now.
+    if (overArrivedLanes())
+      settleWarp(warpIndex, UINT32_MAX);
     park(index);
+  }
   if (valid)
     *valid = fiber.valid;
   return fiber.value;

@@ -39,7 +39,11 @@ void BlockRunner::checkNoWarpWaitsFor(GPUMemThreadContext *ctx, uint32_t index,
           ctx->kernelName, locationOr(location), coords(ctx->threadId).text,
           coords(ctx->blockId).text, warp.atShuffle,
           locationOr(fibers[waiting].location));
-  uint32_t syncing = warpSyncWaitingFor(index / warpSize(), index % warpSize());
+  // Over the arrived lanes, those at a warp operation go on without it.
+  uint32_t syncing =
+      overArrivedLanes()
+          ? UINT32_MAX
+          : warpSyncWaitingFor(index / warpSize(), index % warpSize());
   if (syncing != UINT32_MAX)
     fatal("kernel '%s': deadlock at barrier %s: thread %s of block %s waits "
           "there while lane %u of its warp waits for it at the %s at %s",
@@ -66,7 +70,10 @@ void BlockRunner::threadReturned(uint32_t index) {
           ctx.kernelName, locationOr(barrierLocation),
           coords(ctx.threadId).text, coords(ctx.blockId).text,
           (long long)atBarrier);
-  uint32_t syncing = warpSyncWaitingFor(index / warpSize(), index % warpSize());
+  uint32_t syncing =
+      overArrivedLanes()
+          ? UINT32_MAX
+          : warpSyncWaitingFor(index / warpSize(), index % warpSize());
   if (syncing != UINT32_MAX)
     fatal("kernel '%s': thread %s of block %s exited while lane %u of its "
           "warp waits for it at the %s at %s (member mask %s)",
@@ -92,6 +99,9 @@ void BlockRunner::threadLeft(uint32_t index) {
   uint32_t waiting = shuffleWaitingFor(warpIndex, index % warpSize());
   if (waiting != UINT32_MAX)
     tryCompleteShuffle(warpIndex, uint32_t(fibers[waiting].width), UINT32_MAX);
+  // Or the last one a warp operation over the arrived lanes waited for.
+  if (overArrivedLanes())
+    settleWarp(warpIndex, UINT32_MAX);
 }
 
 void BlockRunner::failAssert(GPUMemThreadContext *ctx, const char *message,

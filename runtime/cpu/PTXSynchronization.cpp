@@ -20,6 +20,10 @@
 #include "Support.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <utility>
 
 using namespace gpumem::cpu;
 
@@ -81,6 +85,8 @@ void BlockRunner::barrierSync(GPUMemThreadContext *ctx, int32_t id,
   fibers[index].location = location;
   named.waiters.push_back(index);
   ++atNamedBarrier;
+  if (overArrivedLanes())
+    settleWarp(warpIndex, UINT32_MAX);
   park(index);
 }
 
@@ -116,6 +122,9 @@ void BlockRunner::checkWarpSyncArrival(uint32_t index, int32_t op,
           "not exist in member mask %s (its warp has %u lanes)",
           ctx.kernelName, name, locationOr(location), coords(ctx.threadId).text,
           coords(ctx.blockId).text, hex(memberMask).text, lanes);
+  // Over the arrived lanes, the others of the mask need not come.
+  if (overArrivedLanes())
+    return;
   for (uint32_t l = 0; l < lanes; ++l) {
     if (!(memberMask >> l & 1) || l == lane)
       continue;
@@ -190,6 +199,15 @@ uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
   fiber.location = location;
   ++atWarpSync;
   uint32_t warpIndex = index / warpSize();
+  if (overArrivedLanes()) {
+    if (settleWarp(warpIndex, index))
+      goOn(index);
+    else
+      park(index);
+    if (pred)
+      *pred = fiber.valid;
+    return fiber.value;
+  }
   uint32_t first = warpIndex * warpSize();
   bool complete = true;
   for (uint32_t l = 0; l < warpSize() && complete; ++l)
@@ -206,7 +224,7 @@ uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
   return fiber.value;
 }
 
-void BlockRunner::completeWarpSync(uint32_t warpIndex, uint64_t memberMask,
+bool BlockRunner::completeWarpSync(uint32_t warpIndex, uint64_t memberMask,
                                    uint32_t continuing) {
   uint32_t first = warpIndex * warpSize();
   WarpOperands lanes[GPUMEM_MAX_WARP_SIZE] = {};
@@ -214,21 +232,94 @@ void BlockRunner::completeWarpSync(uint32_t warpIndex, uint64_t memberMask,
     if (memberMask >> l & 1)
       lanes[l] = {fibers[first + l].value, fibers[first + l].offset,
                   fibers[first + l].width};
-  int32_t op = fibers[continuing].mode;
+  int32_t op = fibers[first + uint32_t(__builtin_ctzll(memberMask))].mode;
+  bool active = overArrivedLanes(), released = false;
   for (uint32_t l = 0; l < warpSize(); ++l) {
     if (!(memberMask >> l & 1))
       continue;
     Fiber &fiber = fibers[first + l];
     int32_t predicate = 0;
-    fiber.value =
-        ptxWarpResult(op, l, memberMask, lanes, &predicate, warpSize());
+    fiber.value = active ? activeLanesWarpResult(op, l, memberMask, lanes,
+                                                 &predicate, warpSize())
+                         : ptxWarpResult(op, l, memberMask, lanes, &predicate,
+                                         warpSize());
     fiber.valid = predicate;
     fiber.state = State::Ready;
     --atWarpSync;
     if (first + l != continuing)
       nextQueue.push_back(first + l);
+    else
+      released = true;
   }
   // The lanes' accesses before it happen before those after it
   // (racecheck; for the whole warp, as for gpu.shuffle).
   epoch.warpSynced(warpIndex);
+  return released;
+}
+
+namespace {
+
+/// The line and column of a "file:line:col" location, for ordering the
+/// warp operations lanes wait at; unknown ones after every known one.
+std::pair<long, long> lineAndColumn(const char *location) {
+  const long unknown = std::numeric_limits<long>::max();
+  if (!location)
+    return {unknown, unknown};
+  const char *end = location + std::strlen(location);
+  const char *colon = end;
+  long numbers[2] = {unknown, unknown};
+  for (int field = 1; field >= 0; --field) {
+    const char *stop = colon;
+    while (colon > location && colon[-1] != ':')
+      --colon;
+    if (colon == location || colon == stop)
+      return {unknown, unknown};
+    numbers[field] = std::strtol(colon, nullptr, 10);
+    --colon;
+  }
+  return {numbers[0], numbers[1]};
+}
+
+} // namespace
+
+bool BlockRunner::settleWarp(uint32_t warpIndex, uint32_t continuing) {
+  if (!atWarpSync)
+    return false;
+  uint32_t first = warpIndex * warpSize();
+  uint32_t lanes =
+      std::min<uint32_t>(warpSize(), uint32_t(fibers.size()) - first);
+  // The lanes at the operation that comes first in the program: in
+  // structured control flow, one inside a branch before the one after it.
+  uint32_t chosen = UINT32_MAX;
+  std::pair<long, long> chosenAt;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const Fiber &fiber = fibers[first + l];
+    if (fiber.state == State::Ready)
+      return false; // it may still come to the operation
+    if (fiber.state != State::AtWarpSync)
+      continue;
+    if (chosen == UINT32_MAX) {
+      chosen = first + l;
+      chosenAt = lineAndColumn(fiber.location);
+      continue;
+    }
+    if (fiber.location == fibers[chosen].location)
+      continue;
+    std::pair<long, long> at = lineAndColumn(fiber.location);
+    if (at < chosenAt) {
+      chosen = first + l;
+      chosenAt = at;
+    }
+  }
+  if (chosen == UINT32_MAX)
+    return false;
+  const Fiber &lead = fibers[chosen];
+  uint64_t active = 0;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const Fiber &fiber = fibers[first + l];
+    if (fiber.state == State::AtWarpSync && fiber.mode == lead.mode &&
+        sameLocation(fiber.location, lead.location))
+      active |= uint64_t(1) << l;
+  }
+  return completeWarpSync(warpIndex, active, continuing);
 }

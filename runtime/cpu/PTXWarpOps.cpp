@@ -25,10 +25,8 @@ using namespace gpumem::cpu;
 
 namespace {
 
-/// A shuffle in a 64-lane warp.
-uint64_t shuffle64(int32_t op, uint32_t lane, uint64_t memberMask,
-                   const WarpOperands lanes[], int32_t *pred) {
-  const WarpOperands &self = lanes[lane];
+/// The source lane of a shuffle in a 64-lane warp, or -1.
+int32_t shuffleSource64(int32_t op, uint32_t lane, const WarpOperands &self) {
   int32_t b = self.b & (GPUMEM_MAX_WARP_SIZE - 1), l = int32_t(lane), j = l;
   switch (op) {
   case GPUMEM_WARP_SHFL_UP:
@@ -44,18 +42,12 @@ uint64_t shuffle64(int32_t op, uint32_t lane, uint64_t memberMask,
     j = b;
     break;
   }
-  bool valid = j >= 0 && j < GPUMEM_MAX_WARP_SIZE;
-  if (!valid)
-    j = l;
-  *pred = valid;
-  if (!(memberMask >> j & 1))
-    return self.value & 0xffffffffu;
-  return lanes[j].value & 0xffffffffu;
+  return j >= 0 && j < GPUMEM_MAX_WARP_SIZE ? j : -1;
 }
 
-uint64_t shuffle(int32_t op, uint32_t lane, uint64_t memberMask,
-                 const WarpOperands lanes[], int32_t *pred) {
-  const WarpOperands &self = lanes[lane];
+/// The source lane of a shuffle in a 32-lane warp, with PTX's clamp and
+/// segment mask, or -1.
+int32_t shuffleSource32(int32_t op, uint32_t lane, const WarpOperands &self) {
   int32_t b = self.b & 31, clamp = self.c & 31, segmask = (self.c >> 8) & 31;
   int32_t l = int32_t(lane);
   int32_t maxLane = (l & segmask) | (clamp & ~segmask);
@@ -80,10 +72,15 @@ uint64_t shuffle(int32_t op, uint32_t lane, uint64_t memberMask,
     valid = j <= maxLane;
     break;
   }
-  if (!valid)
-    j = l;
-  *pred = valid;
-  if (j < 0 || j >= GPUMEM_WARP_SIZE || !(memberMask >> j & 1))
+  return valid && j >= 0 && j < GPUMEM_WARP_SIZE ? j : -1;
+}
+
+uint64_t shuffle(int32_t op, uint32_t lane, uint64_t memberMask,
+                 const WarpOperands lanes[], int32_t *pred, uint32_t warpSize) {
+  const WarpOperands &self = lanes[lane];
+  int32_t j = ptxShuffleSource(op, lane, self, warpSize);
+  *pred = j >= 0;
+  if (j < 0 || !(memberMask >> j & 1))
     return self.value & 0xffffffffu;
   return lanes[j].value & 0xffffffffu;
 }
@@ -139,9 +136,7 @@ uint64_t gpumem::cpu::ptxWarpResult(int32_t op, uint32_t lane,
                                     uint32_t warpSize) {
   *pred = 0;
   if (op <= GPUMEM_WARP_SHFL_IDX)
-    return warpSize == GPUMEM_WARP_SIZE
-               ? shuffle(op, lane, memberMask, lanes, pred)
-               : shuffle64(op, lane, memberMask, lanes, pred);
+    return shuffle(op, lane, memberMask, lanes, pred, warpSize);
   if (op >= GPUMEM_WARP_REDUX_ADD && op <= GPUMEM_WARP_REDUX_XOR)
     return reduce(op, memberMask, lanes, warpSize);
   uint64_t ballot = 0, matching = 0;
@@ -173,6 +168,30 @@ uint64_t gpumem::cpu::ptxWarpResult(int32_t op, uint32_t lane,
   default:
     return 0;
   }
+}
+
+int32_t gpumem::cpu::ptxShuffleSource(int32_t op, uint32_t lane,
+                                      const WarpOperands &self,
+                                      uint32_t warpSize) {
+  return warpSize == GPUMEM_WARP_SIZE ? shuffleSource32(op, lane, self)
+                                      : shuffleSource64(op, lane, self);
+}
+
+uint64_t gpumem::cpu::activeLanesWarpResult(int32_t op, uint32_t lane,
+                                            uint64_t active,
+                                            const WarpOperands lanes[],
+                                            int32_t *pred, uint32_t warpSize) {
+  if (op > GPUMEM_WARP_SHFL_IDX)
+    return ptxWarpResult(op, lane, active, lanes, pred, warpSize);
+  int32_t j = ptxShuffleSource(op, lane, lanes[lane], warpSize);
+  *pred = 0;
+  if (j < 0)
+    return lanes[lane].value & 0xffffffffu;
+  // AMD's ds_bpermute reads 0 from an inactive lane.
+  if (!(active >> j & 1))
+    return 0;
+  *pred = 1;
+  return lanes[j].value & 0xffffffffu;
 }
 
 const char *gpumem::cpu::ptxWarpOpName(int32_t op) {

@@ -27,6 +27,19 @@ uint64_t ptxWarpResult(int32_t op, uint32_t lane, uint64_t memberMask,
                        const WarpOperands lanes[], int32_t *pred,
                        uint32_t warpSize = GPUMEM_WARP_SIZE);
 
+/// The source lane of the shuffle `op` (SHFL_BFLY..SHFL_IDX) for lane
+/// `lane` with operands `self`, or -1 where the shuffle is invalid there.
+int32_t ptxShuffleSource(int32_t op, uint32_t lane, const WarpOperands &self,
+                         uint32_t warpSize = GPUMEM_WARP_SIZE);
+
+/// ptxWarpResult over the active lanes of a kernel whose warp operations
+/// run over the lanes that reach them (AMD's EXEC mask,
+/// GPUMemCPUKernel::warpOpsOverArrivedLanes): `active` is the member mask,
+/// and a shuffle's valid source lane outside it reads as 0 with *pred 0.
+uint64_t activeLanesWarpResult(int32_t op, uint32_t lane, uint64_t active,
+                               const WarpOperands lanes[], int32_t *pred,
+                               uint32_t warpSize);
+
 /// The PTX mnemonic of `op`, for messages ("shfl.sync.idx").
 const char *ptxWarpOpName(int32_t op);
 

@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 8
+#define GPUMEM_CPU_ABI_VERSION 9
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 /* Lanes of a warp: a kernel's warps have GPUMEM_WARP_SIZE lanes (NVIDIA's,
  * and the default) unless its GPUMemCPUKernel::warpSize asks for
@@ -303,6 +303,23 @@ typedef struct GPUMemCPUKernel {
    * member masks, gpu.shuffle's widths and bar.sync's counts are in warps
    * of this size. */
   int32_t warpSize;
+  /* 0: PTX's warp operations, over a member mask every lane of which must
+   * reach them (above). Otherwise AMD's EXEC mask (rocm-emu): a warpSync
+   * runs over the lanes of the warp that reach it, the active set, and
+   * completes once every other live lane of the warp waits elsewhere (at
+   * a barrier, a named barrier, another warp operation) or has returned;
+   * a lane that returns or reaches a barrier while others wait at a warp
+   * operation is no error. memberMask must hold the caller's lane and only
+   * lanes that exist; the active set is the arrived lanes of it. Over the
+   * active set: VOTE_BALLOT has bits of active lanes only, VOTE_ALL, ANY
+   * and UNI, REDUX and MATCH combine active lanes; a shuffle whose source
+   * lane is valid but not active reads 0 with *pred 0 (as ds_bpermute
+   * reads an inactive lane), an invalid one the caller's own value with
+   * *pred 0. When lanes of a warp wait at different warp operations and
+   * no other lane can reach them any more, the one at the earliest
+   * location (line, then column) completes first, as the op inside a
+   * branch runs before the one after it where the lanes reconverge. */
+  int32_t warpOpsOverArrivedLanes;
 } GPUMemCPUKernel;
 
 /* The flags of GPUMemCPUKernel::checks. */

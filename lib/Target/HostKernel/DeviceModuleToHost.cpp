@@ -425,6 +425,7 @@ void DeviceModuleLowering::createKernelEntries() {
     // size (AMD's wave64).
     if (layout.warpSize != GPUMEM_WARP_SIZE)
       entry.warpSize = int32_t(layout.warpSize);
+    entry.execMask = dialect.warpOpsOverActiveLanes;
     table.push_back(std::move(entry));
   }
   if (!coroutineKernels.empty()) {

@@ -36,6 +36,10 @@ struct DeviceDialect {
   /// integer (llvm.inttoptr) that offset's address, as on an AMD GPU, whose
   /// LDS addresses are offsets; otherwise they are host addresses.
   bool sharedPointersAreOffsets = false;
+  /// Whether a warp operation runs over the lanes of the warp that reach it
+  /// (AMD's EXEC mask) rather than over a member mask every lane of which
+  /// must reach it (PTX): each kernel's entry gets exec_mask.
+  bool warpOpsOverActiveLanes = false;
   /// The chip the code was compiled for, and what the patterns read of it.
   std::string chip;
   SharedLayout limits;

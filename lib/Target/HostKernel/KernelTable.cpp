@@ -46,6 +46,8 @@ DictionaryAttr KernelTableEntry::toAttr(MLIRContext *context) const {
     attrs.append("checks", b.getI32IntegerAttr(checks));
   if (warpSize)
     attrs.append("warp_size", b.getI32IntegerAttr(warpSize));
+  if (execMask)
+    attrs.append("exec_mask", b.getBoolAttr(true));
   return attrs.getDictionary(context);
 }
 
@@ -73,7 +75,8 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
                                                   "barriers_only",
                                                   "max_threads",
                                                   "checks",
-                                                  "warp_size"};
+                                                  "warp_size",
+                                                  "exec_mask"};
   for (NamedAttribute field : dict)
     if (!llvm::is_contained(known, field.getName().getValue()))
       return fail(("unknown key '" + field.getName().getValue() + "'").str());
@@ -124,6 +127,7 @@ FailureOr<KernelTableEntry> KernelTableEntry::fromAttr(Attribute attr,
   get("max_shared_bytes", entry.maxSharedBytes);
   get("checks", entry.checks);
   get("warp_size", entry.warpSize);
+  get("exec_mask", entry.execMask);
   if (Attribute value = dict.get("param_bytes")) {
     auto bytes = dyn_cast<DenseI32ArrayAttr>(value);
     wellTyped &= bool(bytes);
@@ -188,7 +192,7 @@ gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto i64 = IntegerType::get(context, 64);
   auto kernelType = LLVM::LLVMStructType::getLiteral(
       context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr,
-                LLVM::LLVMArrayType::get(i32, 3), i32, i32});
+                LLVM::LLVMArrayType::get(i32, 3), i32, i32, i32});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, table->size());
   auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
 
@@ -250,7 +254,8 @@ gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
               DenseIntElementsAttr::get(RankedTensorType::get({3}, i32),
                                         ArrayRef<int32_t>(known))),
           constant(i32, entry.maxThreads),
-          constant(i32, entry.warpSize ? entry.warpSize : GPUMEM_WARP_SIZE)};
+          constant(i32, entry.warpSize ? entry.warpSize : GPUMEM_WARP_SIZE),
+          constant(i32, entry.execMask)};
       Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
       for (auto [field, value] : llvm::enumerate(fields))
         kernel = LLVM::InsertValueOp::create(builder, loc, kernel, value,

@@ -43,6 +43,9 @@ struct KernelTableEntry {
   int32_t checks = 0;                    // checks: GPUMemCheck flags
   /// Lanes of the kernel's warps, 32 or 64; 0 is the default, 32.
   int32_t warpSize = 0; // warp_size
+  /// Warp operations run over the lanes that reach them, AMD's EXEC mask
+  /// (GPUMemCPUKernel::warpOpsOverArrivedLanes).
+  bool execMask = false; // exec_mask
 
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *context) const;
   /// The entry `attr` holds; an error on `module` when it is malformed.
