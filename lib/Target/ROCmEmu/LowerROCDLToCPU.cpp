@@ -154,6 +154,9 @@ struct LowerROCDLToCPUPass
     // LDS addresses are 32-bit offsets on AMD GPUs, and the rocm target's
     // code computes with them (the dynamic LDS size).
     rocdl.sharedPointersAreOffsets = true;
+    // A cross-lane op runs over the lanes that reach it, as over EXEC on
+    // a GPU: the lanes of a wavefront that took the branch it is in.
+    rocdl.warpOpsOverActiveLanes = true;
     rocdl.readLaunchLimits = readROCDLLaunchLimits;
     if (failed(gpumem::hostkernel::lowerDeviceModuleToHost(
             module, rocdl, coroutines, sanitize.getValue().flags)))
