@@ -5,13 +5,14 @@
 // A thread that returns is done: returning while others wait at the block
 // barrier is a divergent barrier (unless synccheck goes on without it), and
 // returning while a lane of its warp waits for it at a warp-synchronous
-// operation is a deadlock. A thread that fails an assert is trapped: the
-// launch records the failure and the block goes on without it. Either way
-// the thread leaves the block, which may complete the barrier or a shuffle
-// that waited only for it. The reports: a barrier reached while the warp
-// waits at a shuffle or warp operation, a kernel marked as having no
-// barriers that reaches one, a block in which no thread can continue, and a
-// crash or fiber stack overflow (called from the fault handlers of
+// operation is a deadlock (but for a kernel whose warp operations run over
+// the arrived lanes, where it may complete that operation). A thread that fails
+// an assert is trapped: the launch records the failure and the block goes on
+// without it. Either way the thread leaves the block, which may complete the
+// barrier or a shuffle that waited only for it. The reports: a barrier reached
+// while the warp waits at a shuffle or warp operation, a kernel marked as
+// having no barriers that reaches one, a block in which no thread can continue,
+// and a crash or fiber stack overflow (called from the fault handlers of
 // KernelFaults.cpp, so without stdio).
 //===----------------------------------------------------------------------===//
 

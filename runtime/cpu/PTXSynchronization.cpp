@@ -12,6 +12,15 @@
 // (PTXWarpOps.cpp) and releases them. A member mask without the caller, or
 // naming a lane that does not exist, has exited or waits at a barrier, is
 // an error, as compute-sanitizer's synccheck reports it on a GPU.
+//
+// Over the arrived lanes (GPUMemCPUKernel::warpOpsOverArrivedLanes, AMD's
+// EXEC mask for rocm-emu): the lanes at an operation are its member mask.
+// settleWarp, called whenever a lane of the warp blocks or leaves, completes
+// the operation once no lane of the warp is ready to run (each waits
+// somewhere or has left); where lanes wait at several, the one at the
+// earliest source location goes first (the op inside a branch before the
+// one where the lanes reconverge). The scheduler settles every warp before
+// it calls a block stuck.
 //===----------------------------------------------------------------------===//
 
 #include "BlockRunner.h"
