@@ -1,7 +1,9 @@
 //===----------------------------------------------------------------------===//
 // The target attribute a pipeline gives each gpu.module (ModuleTargets.h):
 // a target counts as the pipeline's own when it is an attribute of the same
-// kind (the same C++ class), whatever its parameters.
+// kind (the same C++ class), whatever its parameters. Device code already
+// lowered for another GPU is recognized by its dialect: its ops, or
+// attributes named after it on functions.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/ModuleTargets.h"
@@ -29,4 +31,33 @@ LogicalResult gpumem::attachOwnTarget(Operation *root, Attribute target,
       }
   });
   return failure(failed);
+}
+
+LogicalResult gpumem::refuseForeignDeviceCode(Operation *root,
+                                              ArrayRef<StringRef> dialects,
+                                              StringRef vendor,
+                                              StringRef pipeline) {
+  auto isForeign = [&](StringRef name) {
+    return llvm::any_of(dialects, [&](StringRef dialect) {
+      return name == dialect ||
+             (name.starts_with(dialect) &&
+              name.drop_front(dialect.size()).starts_with("."));
+    });
+  };
+  WalkResult result = root->walk([&](gpu::GPUModuleOp module) {
+    return module.walk([&](Operation *op) -> WalkResult {
+      if (isForeign(op->getName().getDialectNamespace()))
+        return op->emitOpError()
+               << "is " << vendor << " device code, which the " << pipeline
+               << " pipeline cannot compile";
+      for (NamedAttribute attr : op->getDiscardableAttrs())
+        if (isForeign(attr.getName().getValue()))
+          return op->emitOpError()
+                 << "has the attribute '" << attr.getName().getValue()
+                 << "' of " << vendor << " device code, which the " << pipeline
+                 << " pipeline cannot compile";
+      return WalkResult::advance();
+    });
+  });
+  return failure(result.wasInterrupted());
 }

@@ -21,6 +21,17 @@ mlir::LogicalResult attachOwnTarget(mlir::Operation *root,
                                     mlir::Attribute target,
                                     llvm::StringRef pipeline);
 
+/// Refuses, at the first such op of each gpu.module in `root`, device code
+/// already lowered for another GPU: ops of `foreignDialects` ("nvvm",
+/// "nvgpu") and functions with attributes of theirs ("nvvm.kernel"), which
+/// `pipeline`'s backend cannot compile (it aborts on them). `vendor` names
+/// their GPU ("NVIDIA"). A pipeline may add its target to a module that has
+/// another's (one binary for several GPUs), but only for gpu dialect code.
+mlir::LogicalResult
+refuseForeignDeviceCode(mlir::Operation *root,
+                        llvm::ArrayRef<llvm::StringRef> foreignDialects,
+                        llvm::StringRef vendor, llvm::StringRef pipeline);
+
 } // namespace gpumem
 
 #endif // GPUMEM_TRANSFORMS_MODULETARGETS_H

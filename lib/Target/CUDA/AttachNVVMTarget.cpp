@@ -10,6 +10,7 @@
 
 #include "gpumem/Support/NVIDIATarget.h"
 #include "gpumem/Target/CUDA/Passes.h"
+#include "gpumem/Transforms/ModuleTargets.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -124,19 +125,16 @@ void AttachNVVMTargetPass::runOnOperation() {
   if (failed(checkedFeatures))
     return signalPassFailure();
 
-  if (failed(checkAddressSpaces(module)))
+  if (failed(checkAddressSpaces(module)) ||
+      failed(gpumem::refuseForeignDeviceCode(module, {"rocdl", "amdgpu"}, "AMD",
+                                             "cuda")))
     return signalPassFailure();
   auto target = NVVM::NVVMTargetAttr::get(
       &getContext(), optLevel, "nvptx64-nvidia-cuda", chip, *checkedFeatures);
-  module.walk([&](gpu::GPUModuleOp gpuModule) {
-    SmallVector<Attribute> targets;
-    if (ArrayAttr existing = gpuModule.getTargetsAttr())
-      llvm::append_range(targets, existing.getValue());
-    if (llvm::any_of(targets, llvm::IsaPred<NVVM::NVVMTargetAttr>))
-      return;
-    targets.push_back(target);
-    gpuModule.setTargetsAttr(ArrayAttr::get(&getContext(), targets));
-  });
+  // A module that targets another GPU too would be lowered to NVVM and
+  // then serialized for that GPU as well, whose backend cannot compile it.
+  if (failed(gpumem::attachOwnTarget(module, target, "cuda")))
+    signalPassFailure();
 }
 
 } // namespace

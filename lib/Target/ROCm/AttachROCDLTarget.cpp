@@ -14,6 +14,7 @@
 
 #include "gpumem/Support/AMDGPUTarget.h"
 #include "gpumem/Target/ROCm/Passes.h"
+#include "gpumem/Transforms/ModuleTargets.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -121,7 +122,9 @@ void AttachROCDLTargetPass::runOnOperation() {
   FailureOr<CheckedTarget> checked = checkTarget(module);
   if (failed(checked))
     return signalPassFailure();
-  if (failed(checkAddressSpaces(module)))
+  if (failed(checkAddressSpaces(module)) ||
+      failed(gpumem::refuseForeignDeviceCode(module, {"nvvm", "nvgpu"},
+                                             "NVIDIA", "rocm")))
     return signalPassFailure();
 
   MLIRContext *context = &getContext();
@@ -133,15 +136,10 @@ void AttachROCDLTargetPass::runOnOperation() {
   auto target =
       ROCDL::ROCDLTargetAttr::get(context, optLevel, "amdgcn-amd-amdhsa", chip,
                                   checked->features, "600", flags);
-  module.walk([&](gpu::GPUModuleOp gpuModule) {
-    SmallVector<Attribute> targets;
-    if (ArrayAttr existing = gpuModule.getTargetsAttr())
-      llvm::append_range(targets, existing.getValue());
-    if (llvm::any_of(targets, llvm::IsaPred<ROCDL::ROCDLTargetAttr>))
-      return;
-    targets.push_back(target);
-    gpuModule.setTargetsAttr(ArrayAttr::get(context, targets));
-  });
+  // A module that targets another GPU too would be lowered to ROCDL and
+  // then serialized for that GPU as well, whose backend cannot compile it.
+  if (failed(gpumem::attachOwnTarget(module, target, "rocm")))
+    signalPassFailure();
 }
 
 } // namespace

@@ -10,7 +10,8 @@
 //    memory ask for (getDynamicSharedAlignment);
 //  - a kernel with no `rocdl.flat_work_group_size` gets "1,1024": the
 //    ROCDL translation would give it "1,256", and the backend compiles for
-//    at most that many threads, so a larger launch would fail;
+//    at most that many threads, so a larger launch would fail; one with
+//    sizes the backend cannot read is an error at the kernel;
 //  - an alloca in LDS (address space 3), or one cast to it, is an error:
 //    the backend puts every alloca in private (address space 5) scratch,
 //    which is not shared between threads.
@@ -50,8 +51,23 @@ struct FinalizeROCDLKernelsPass
       if (!rocdl->getKernelAttrHelper().isAttrPresent(func))
         continue;
       auto flat = rocdl->getFlatWorkGroupSizeAttrHelper();
-      if (!flat.isAttrPresent(func))
+      if (!flat.isAttrPresent(func)) {
         flat.setAttr(func, StringAttr::get(&getContext(), kAnyWorkgroupSize));
+        continue;
+      }
+      // The backend reads "min,max" itself and reports a bad one without a
+      // location.
+      StringRef sizes = flat.getAttr(func).getValue();
+      auto [first, second] = sizes.split(',');
+      unsigned least = 0, most = 0;
+      if (first.trim().getAsInteger(10, least) ||
+          second.trim().getAsInteger(10, most) || least < 1 || least > most ||
+          most > 1024) {
+        func.emitOpError() << "has rocdl.flat_work_group_size \"" << sizes
+                           << "\"; AMD GPUs take \"min,max\" with 1 <= min "
+                              "<= max <= 1024";
+        return signalPassFailure();
+      }
     }
 
     WalkResult result = module.walk([](Operation *op) {

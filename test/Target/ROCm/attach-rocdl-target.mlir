@@ -25,14 +25,11 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A module with a ROCDL target keeps it; another target stays beside it.
+// A module with a ROCDL target keeps it (one with another GPU's target is
+// refused: foreign-device-code.mlir).
 // GFX90A-LABEL: gpu.module @kept
 // GFX90A-SAME: [#rocdl.target<chip = "gfx942">]
-// GFX90A-LABEL: gpu.module @beside
-// GFX90A-SAME: [#nvvm.target, #rocdl.target<O = 3, chip = "gfx90a", features = "+wavefrontsize64">]
 module attributes {gpu.container_module} {
   gpu.module @kept [#rocdl.target<chip = "gfx942">] {
-  }
-  gpu.module @beside [#nvvm.target] {
   }
 }

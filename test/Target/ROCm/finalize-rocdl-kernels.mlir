@@ -59,3 +59,14 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Flat workgroup sizes the AMDGPU backend cannot read are refused at the
+// kernel (the backend's own error has no location).
+gpu.module @m {
+  // expected-error @below {{'llvm.func' op has rocdl.flat_work_group_size "-9223372036854775808,128"; AMD GPUs take "min,max" with 1 <= min <= max <= 1024}}
+  llvm.func @known() attributes {gpu.kernel, rocdl.flat_work_group_size = "-9223372036854775808,128", rocdl.kernel} {
+    llvm.return
+  }
+}
