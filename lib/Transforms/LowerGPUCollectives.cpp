@@ -6,10 +6,11 @@
 // wavefront is 64, 32-bit shuffles; wider values are split);
 // gpu.subgroup_size becomes that size and gpu.num_subgroups the block's
 // threads divided by it, rounded up. With all-reduce=false, gpu.all_reduce
-// stays (the vulkan target lowers it through workgroup memory). The driver does
-// not gather constants: it would hoist the user's constants to the entry
-// block and erase their locations, so that a later error about one (an
-// index constant the vulkan target cannot represent, say) had none.
+// stays (the vulkan target lowers it through workgroup memory); with
+// subgroups of 64 lanes it is an error, since upstream's rewrite assumes 32.
+// The driver does not gather constants: it would hoist the user's constants
+// to the entry block and erase their locations, so that a later error about
+// one (an index constant the vulkan target cannot represent, say) had none.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
@@ -71,6 +72,19 @@ struct LowerGPUCollectivesPass
       return signalPassFailure();
     }
     unsigned lanes = subgroupSize;
+    // Upstream's gpu.all_reduce rewrite reduces in subgroups of 32 lanes
+    // with shuffles of width 32: in a 64-lane wavefront the upper 32 lanes
+    // are past that width, and their partial results would be wrong.
+    if (allReduce && lanes != 32) {
+      WalkResult wide = getOperation().walk([&](gpu::AllReduceOp op) {
+        op.emitOpError() << "is not supported with subgroups of " << lanes
+                         << " lanes yet (upstream's lowering reduces in "
+                            "subgroups of 32)";
+        return WalkResult::interrupt();
+      });
+      if (wide.wasInterrupted())
+        return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     if (allReduce)
       populateGpuAllReducePatterns(patterns);
