@@ -7,12 +7,12 @@
 //
 // The wavefront is the runtime's warp of the chip's wavefront size W
 // (state.layout.warpSize, 32 or 64; the kernel table tells the runtime):
-// lane = linear work-item id mod W. EXEC, the active lanes, is every lane
-// of the wavefront that exists (the workgroup's last wavefront may be
-// partial); that is the member mask, built in 64 bits, so the runtime
-// checks that all of them reach the op (a lane that returned, or waits
-// elsewhere, is reported: on a GPU it would be inactive, and the op would
-// read 0 from it).
+// lane = linear work-item id mod W. The member mask is every lane of the
+// wavefront that exists (the workgroup's last wavefront may be partial),
+// built in 64 bits; the kernel runs in the runtime's execution-mask mode
+// (exec_mask in the kernel table), so the op runs over the lanes that reach
+// it, EXEC on a GPU: a lane that returned or waits elsewhere is inactive,
+// and a read from it gives 0.
 //
 // AMDGPU semantics (AMD's ISA manuals; LLVM's AMDGPU intrinsics), each read
 // of another lane's 32 bits being one SHFL_IDX of source lane b (in a
@@ -33,7 +33,7 @@
 //    modes of some chips) are refused;
 //  - readlane(v, l): lane (l mod W)'s v (undefined on a GPU for an
 //    inactive lane: 0 here); readfirstlane(v): the lowest active lane's v,
-//    lane 0; any integer, float or pointer of up to 64 bits (read as two
+//    read as lane 0's (0 when lane 0 is inactive: not yet AMD's); any integer, float or pointer of up to 64 bits (read as two
 //    32-bit halves when wider than 32), others refused;
 //  - ballot(p): bit l set when active lane l's p holds: VOTE_BALLOT over
 //    the active lanes (a 64-bit mask), zero-extended or truncated to the
