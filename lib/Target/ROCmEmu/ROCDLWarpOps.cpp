@@ -33,8 +33,9 @@
 //    modes of some chips) are refused;
 //  - readlane(v, l): lane (l mod W)'s v (undefined on a GPU for an
 //    inactive lane: 0 here); readfirstlane(v): the lowest active lane's v,
-//    read as lane 0's (0 when lane 0 is inactive: not yet AMD's); any integer, float or pointer of up to 64 bits (read as two
-//    32-bit halves when wider than 32), others refused;
+//    read as lane 0's (0 when lane 0 is inactive: not yet AMD's); any integer,
+//    float or pointer of up to 64 bits (read as two 32-bit halves when wider
+//    than 32), others refused;
 //  - ballot(p): bit l set when active lane l's p holds: VOTE_BALLOT over
 //    the active lanes (a 64-bit mask), zero-extended or truncated to the
 //    op's i32 or i64.
