@@ -33,7 +33,7 @@
 //    modes of some chips) are refused;
 //  - readlane(v, l): lane (l mod W)'s v (undefined on a GPU for an
 //    inactive lane: 0 here); readfirstlane(v): the lowest active lane's v,
-//    read as lane 0's (0 when lane 0 is inactive: not yet AMD's); any integer,
+//    that lane the lowest bit of a ballot of the active lanes; any integer,
 //    float or pointer of up to 64 bits (read as two 32-bit halves when wider
 //    than 32), others refused;
 //  - ballot(p): bit l set when active lane l's p holds: VOTE_BALLOT over
@@ -291,7 +291,8 @@ protected:
   }
 };
 
-/// rocdl.readfirstlane: lane 0's value (every existing lane is active).
+/// rocdl.readfirstlane: the lowest active lane's value, that lane found
+/// from a ballot of the active lanes.
 class ReadfirstlaneLowering : public CrossLanePattern<ROCDL::ReadfirstlaneOp> {
 public:
   using CrossLanePattern::CrossLanePattern;
@@ -302,7 +303,14 @@ protected:
   }
   Value lower(ROCDL::ReadfirstlaneOp op, Emitter &emit,
               const Wavefront &wave) const override {
-    return readLaneOfType(emit, wave, emit.i32(0), op.getSrc());
+    OpBuilder &b = emit.builder;
+    Value active = emit.warpSync(GPUMEM_WARP_VOTE_BALLOT, wave.mask,
+                                 emit.i64(1), emit.i32(0), emit.i32(0));
+    Value first = LLVM::CountTrailingZerosOp::create(
+        b, emit.loc, b.getI64Type(), active, /*is_zero_poison=*/false);
+    return readLaneOfType(
+        emit, wave, LLVM::TruncOp::create(b, emit.loc, b.getI32Type(), first),
+        op.getSrc());
   }
 };
 

@@ -57,8 +57,8 @@ gpu.module @ids [#rocdl.target<chip = "gfx1100">] {
 // ds_bpermute: warpSync (op 3 = SHFL_IDX) over the wavefront's existing
 // lanes with source lane (addr >> 2) & 31 and c = 31 (clamp 31, segment
 // mask 0), a suspension, warpSyncResult, and 0 where the source lane does
-// not exist. gpu.subgroup_broadcast becomes readfirstlane (lane 0) and
-// readlane (lane l & 31), the same way.
+// not exist. gpu.subgroup_broadcast becomes readfirstlane (the lowest
+// active lane, found by a ballot) and readlane (lane l & 31), the same way.
 
 // CHECK-LABEL: gpu.module @shuffles
 // CHECK: %[[SHIFTED:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
