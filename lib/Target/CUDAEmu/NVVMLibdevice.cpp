@@ -25,8 +25,11 @@ using gpumem::hostkernel::MathHelper;
 namespace {
 
 /// libdevice functions defined here (see defineLibdeviceHelpers).
-constexpr llvm::StringLiteral kHelpers[] = {"__nv_rsqrt", "__nv_rsqrtf",
-                                            "__nv_powi", "__nv_powif"};
+constexpr gpumem::hostkernel::DeviceLibraryHelper kHelpers[] = {
+    {"__nv_rsqrt", MathHelper::ReciprocalSqrt},
+    {"__nv_rsqrtf", MathHelper::ReciprocalSqrt},
+    {"__nv_powi", MathHelper::PowerOfInteger},
+    {"__nv_powif", MathHelper::PowerOfInteger}};
 
 /// Functions the host provides that NVVM code may call.
 constexpr llvm::StringLiteral kHostFunctions[] = {"malloc", "free", "vprintf",
@@ -41,29 +44,24 @@ std::string libmCounterpart(StringRef libdevice) {
   return gpumem::hostkernel::isLibmFunction(base) ? base.str() : "";
 }
 
+/// libdevice on the host (DeviceLibraries.h).
+gpumem::hostkernel::DeviceLibrary libdevice() {
+  gpumem::hostkernel::DeviceLibrary library;
+  library.targetName = "cuda-emu";
+  library.libmCounterpart = libmCounterpart;
+  library.helpers = kHelpers;
+  library.hostFunctions = kHostFunctions;
+  library.provides =
+      "libdevice's math functions, malloc, free, vprintf and __assertfail";
+  return library;
+}
+
 } // namespace
 
 LogicalResult gpumem::cudaemu::mapLibdeviceCalls(gpu::GPUModuleOp module) {
-  gpumem::hostkernel::DeviceLibrary libdevice;
-  libdevice.targetName = "cuda-emu";
-  libdevice.libmCounterpart = libmCounterpart;
-  libdevice.helpers = kHelpers;
-  libdevice.hostFunctions = kHostFunctions;
-  libdevice.provides =
-      "libdevice's math functions, malloc, free, vprintf and __assertfail";
-  return gpumem::hostkernel::mapDeviceLibraryCalls(module, libdevice);
+  return gpumem::hostkernel::mapDeviceLibraryCalls(module, libdevice());
 }
 
 LogicalResult gpumem::cudaemu::defineLibdeviceHelpers(gpu::GPUModuleOp module) {
-  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-    StringRef name = func.getName();
-    if (!func.isExternal() || !llvm::is_contained(kHelpers, name))
-      continue;
-    MathHelper helper = name.starts_with("__nv_powi")
-                            ? MathHelper::PowerOfInteger
-                            : MathHelper::ReciprocalSqrt;
-    if (failed(gpumem::hostkernel::defineMathHelper(func, helper)))
-      return failure();
-  }
-  return success();
+  return gpumem::hostkernel::defineDeviceLibraryHelpers(module, libdevice());
 }

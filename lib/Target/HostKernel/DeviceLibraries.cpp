@@ -67,7 +67,10 @@ gpumem::hostkernel::mapDeviceLibraryCalls(gpu::GPUModuleOp module,
         return func.emitOpError() << "could not be renamed to '" << libm << "'";
       continue;
     }
-    if (llvm::is_contained(library.helpers, name) ||
+    if (llvm::any_of(library.helpers,
+                     [&](const DeviceLibraryHelper &helper) {
+                       return helper.name == name;
+                     }) ||
         llvm::is_contained(library.hostFunctions, name) || isLibmFunction(name))
       continue;
     std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
@@ -82,8 +85,12 @@ gpumem::hostkernel::mapDeviceLibraryCalls(gpu::GPUModuleOp module,
   return success();
 }
 
-LogicalResult gpumem::hostkernel::defineMathHelper(LLVM::LLVMFuncOp func,
-                                                   MathHelper helper) {
+namespace {
+
+/// Gives the declaration `func` the body of `helper` and internal linkage.
+LogicalResult defineMathHelper(LLVM::LLVMFuncOp func,
+                               gpumem::hostkernel::MathHelper helper) {
+  using gpumem::hostkernel::MathHelper;
   LLVM::LLVMFunctionType type = func.getFunctionType();
   bool isPowi = helper == MathHelper::PowerOfInteger;
   unsigned expected = isPowi ? 2 : 1;
@@ -110,5 +117,21 @@ LogicalResult gpumem::hostkernel::defineMathHelper(LLVM::LLVMFuncOp func,
   }
   LLVM::ReturnOp::create(builder, loc, value);
   func.setLinkage(LLVM::Linkage::Internal);
+  return success();
+}
+
+} // namespace
+
+LogicalResult
+gpumem::hostkernel::defineDeviceLibraryHelpers(gpu::GPUModuleOp module,
+                                               const DeviceLibrary &library) {
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!func.isExternal())
+      continue;
+    for (const DeviceLibraryHelper &helper : library.helpers)
+      if (func.getName() == helper.name &&
+          failed(defineMathHelper(func, helper.helper)))
+        return failure();
+  }
   return success();
 }

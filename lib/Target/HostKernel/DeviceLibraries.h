@@ -21,15 +21,30 @@ namespace gpumem::hostkernel {
 /// Whether libm has `name` (double forms, and float forms ending in "f").
 bool isLibmFunction(llvm::StringRef name);
 
+/// The helpers libm lacks that GPU libraries have.
+enum class MathHelper {
+  /// 1 / sqrt(x), in the result's float type.
+  ReciprocalSqrt,
+  /// x to an i32 power (llvm.powi).
+  PowerOfInteger,
+};
+
+/// A library function the target defines itself, and which helper it is.
+struct DeviceLibraryHelper {
+  llvm::StringLiteral name;
+  MathHelper helper;
+};
+
 /// What a GPU's device library is on the host.
 struct DeviceLibrary {
   /// The target diagnostics name ("cuda-emu").
   llvm::StringRef targetName;
   /// The libm function a library function computes the same as, or "".
   llvm::function_ref<std::string(llvm::StringRef)> libmCounterpart;
-  /// Library functions the target defines itself (defineMathHelper), and
-  /// functions the host or the runtime provides that device code may call.
-  llvm::ArrayRef<llvm::StringLiteral> helpers, hostFunctions;
+  /// Library functions the target defines itself (defineDeviceLibraryHelpers).
+  llvm::ArrayRef<DeviceLibraryHelper> helpers;
+  /// Functions the host or the runtime provides that device code may call.
+  llvm::ArrayRef<llvm::StringLiteral> hostFunctions;
   /// What the target provides, for the error on anything else ("libdevice's
   /// math functions, malloc, free, vprintf and __assertfail").
   llvm::StringRef provides;
@@ -42,19 +57,12 @@ struct DeviceLibrary {
 mlir::LogicalResult mapDeviceLibraryCalls(mlir::gpu::GPUModuleOp module,
                                           const DeviceLibrary &library);
 
-/// The helpers libm lacks that GPU libraries have.
-enum class MathHelper {
-  /// 1 / sqrt(x), in the result's float type.
-  ReciprocalSqrt,
-  /// x to an i32 power (llvm.powi).
-  PowerOfInteger,
-};
-
-/// Gives the declaration `func` the body of `helper` and internal linkage;
-/// an error when its signature is not the helper's (one float, or a float
-/// and an i32, to the same float).
-mlir::LogicalResult defineMathHelper(mlir::LLVM::LLVMFuncOp func,
-                                     MathHelper helper);
+/// Gives each of `module`'s declarations of one of `library`'s helpers its
+/// helper's body and internal linkage; an error when a declaration's
+/// signature is not its helper's (one float, or a float and an i32, to the
+/// same float). Called once functions take the thread context.
+mlir::LogicalResult defineDeviceLibraryHelpers(mlir::gpu::GPUModuleOp module,
+                                               const DeviceLibrary &library);
 
 } // namespace gpumem::hostkernel
 

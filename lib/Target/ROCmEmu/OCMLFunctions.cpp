@@ -24,9 +24,11 @@ using gpumem::hostkernel::MathHelper;
 namespace {
 
 /// ocml functions defined here (see defineOCMLHelpers).
-constexpr llvm::StringLiteral kHelpers[] = {
-    "__ocml_rsqrt_f32", "__ocml_rsqrt_f64", "__ocml_pown_f32",
-    "__ocml_pown_f64"};
+constexpr gpumem::hostkernel::DeviceLibraryHelper kHelpers[] = {
+    {"__ocml_rsqrt_f32", MathHelper::ReciprocalSqrt},
+    {"__ocml_rsqrt_f64", MathHelper::ReciprocalSqrt},
+    {"__ocml_pown_f32", MathHelper::PowerOfInteger},
+    {"__ocml_pown_f64", MathHelper::PowerOfInteger}};
 
 /// Functions the host or the runtime provides that ROCDL code may call.
 constexpr llvm::StringLiteral kHostFunctions[] = {
@@ -48,29 +50,24 @@ std::string libmCounterpart(StringRef ocml) {
   return gpumem::hostkernel::isLibmFunction(libm) ? libm : "";
 }
 
+/// ocml on the host (DeviceLibraries.h).
+gpumem::hostkernel::DeviceLibrary ocml() {
+  gpumem::hostkernel::DeviceLibrary library;
+  library.targetName = "rocm-emu";
+  library.libmCounterpart = libmCounterpart;
+  library.helpers = kHelpers;
+  library.hostFunctions = kHostFunctions;
+  library.provides = "ocml's math functions on 32- and 64-bit floats, "
+                     "malloc, free and printf";
+  return library;
+}
+
 } // namespace
 
 LogicalResult gpumem::rocmemu::mapOCMLCalls(gpu::GPUModuleOp module) {
-  gpumem::hostkernel::DeviceLibrary ocml;
-  ocml.targetName = "rocm-emu";
-  ocml.libmCounterpart = libmCounterpart;
-  ocml.helpers = kHelpers;
-  ocml.hostFunctions = kHostFunctions;
-  ocml.provides = "ocml's math functions on 32- and 64-bit floats, malloc, "
-                  "free and printf";
-  return gpumem::hostkernel::mapDeviceLibraryCalls(module, ocml);
+  return gpumem::hostkernel::mapDeviceLibraryCalls(module, ocml());
 }
 
 LogicalResult gpumem::rocmemu::defineOCMLHelpers(gpu::GPUModuleOp module) {
-  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-    StringRef name = func.getName();
-    if (!func.isExternal() || !llvm::is_contained(kHelpers, name))
-      continue;
-    MathHelper helper = name.starts_with("__ocml_pown")
-                            ? MathHelper::PowerOfInteger
-                            : MathHelper::ReciprocalSqrt;
-    if (failed(gpumem::hostkernel::defineMathHelper(func, helper)))
-      return failure();
-  }
-  return success();
+  return gpumem::hostkernel::defineDeviceLibraryHelpers(module, ocml());
 }
