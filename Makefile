@@ -9,7 +9,9 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer in build-sanitize/, at -O1
 # with assertions, and the lit and unit suites run there), and make
 # bench-pocl (installs PoCL, then compares the cpu target with it:
-# bench/pocl.sh).
+# bench/pocl.sh), and make bench-hipcc (installs Debian's hipcc, then
+# compares the rocm target's gfx90a assembly with hipcc's:
+# bench/rocm/hipcc-compare.sh).
 
 BUILD      ?= build
 BUILD_TYPE ?= Release
@@ -23,12 +25,15 @@ PACKAGES := cmake ninja-build g++ python3 \
             clang-format-22
 # Only for bench/pocl.sh (make bench-pocl): PoCL and the OpenCL loader.
 BENCH_PACKAGES := pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
+# Only for bench/rocm/hipcc-compare.sh (make bench-hipcc): AMD's HIP
+# compiler, which brings clang-15 and the ROCm device libraries.
+BENCH_HIPCC_PACKAGES := hipcc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 1800
 FUZZ_SEED    ?= $(shell date +%s)
 
-.PHONY: all deps build test test-sanitize run docs clean fuzz bench-pocl
+.PHONY: all deps build test test-sanitize run docs clean fuzz bench-pocl bench-hipcc
 
 all: build
 
@@ -85,3 +90,10 @@ bench-pocl:
 	$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
 	$(MAKE) --no-print-directory build
 	bench/pocl.sh $(BUILD)
+
+# The rocm target against hipcc, statically (bench/rocm/hipcc-compare.sh);
+# installs hipcc first. No AMD GPU is needed.
+bench-hipcc:
+	$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_HIPCC_PACKAGES)"
+	$(MAKE) --no-print-directory build
+	bench/rocm/hipcc-compare.sh $(BUILD)
