@@ -4,8 +4,10 @@
 #   lib/                     the runtimes (libgpumem_cpu_runtime.so,
 #                            libgpumem_cuda_runtime.so,
 #                            libgpumem_rocm_runtime.so,
-#                            libgpumem_vulkan_runtime.so, libgpumem_runner_utils.so)
-#                            and the compiler's static libraries
+#                            libgpumem_vulkan_runtime.so, libgpumem_runner_utils.so),
+#                            the start-up code of multi-target executables
+#                            (libgpumem_target_selection.a) and the
+#                            compiler's static libraries
 #   include/gpumem/          headers, .td files and their TableGen'd .inc files
 #   lib/cmake/gpumem/        gpumemConfig.cmake: find_package(gpumem); its
 #                            imported libraries carry the include directories
@@ -44,6 +46,7 @@ install(PROGRAMS ${GPUMEM_SOURCE_DIR}/tools/gpumem-objects/gpumem-objects.py
   DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME gpumem-objects)
 install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_rocm_runtime
   gpumem_vulkan_runtime gpumem_runner_utils LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS gpumem_target_selection ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(GPUMEM_SANITIZE)
   install(TARGETS gpumem_sanitizer_defaults
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -10,9 +10,12 @@
 #include "CUDARuntimeTestSupport.h"
 #include "DriverTypes.h"
 
+#include "gpumem/Runtime/TargetSelection.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -108,6 +111,42 @@ TEST_F(CUDARuntimeInitDeathTest, NoDevice) {
         mgpuSetDefaultDevice(0);
       },
       ExitedWithCode(1), "^gpumem: error: no CUDA device found\n$");
+}
+
+/// Prints what gpumemRuntimeProbe answers, "<kind> <detail>", and exits 0:
+/// the probe never ends the process itself.
+[[noreturn]] void printProbe() {
+  char detail[512];
+  int kind = gpumemRuntimeProbe(detail, sizeof(detail));
+  std::fprintf(stderr, "%d %s\n", kind, detail);
+  std::exit(0);
+}
+
+TEST_F(CUDARuntimeInitDeathTest, ProbeAnswersWhereCallsWouldStop) {
+  EXPECT_EXIT(
+      {
+        useNoDriver();
+        printProbe();
+      },
+      ExitedWithCode(0),
+      R"(^0 no CUDA driver found \(/nonexistent/libcuda\.so\.1\): )"
+      R"(/nonexistent/libcuda\.so\.1: cannot open shared object file)");
+  EXPECT_EXIT(
+      {
+        fake().SetDeviceCount(0);
+        printProbe();
+      },
+      ExitedWithCode(0), "^0 no CUDA device found\n$");
+  EXPECT_EXIT(printProbe(), ExitedWithCode(0), "^2 1 CUDA device\n$");
+  // After the probe, a call still stops with the same error.
+  EXPECT_EXIT(
+      {
+        useNoDriver();
+        char detail[64];
+        gpumemRuntimeProbe(detail, sizeof(detail));
+        mgpuStreamCreate();
+      },
+      ExitedWithCode(1), "^gpumem: error: no CUDA driver found");
 }
 
 TEST_F(CUDARuntimeInitDeathTest, InitFails) {

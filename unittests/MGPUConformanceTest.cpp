@@ -26,6 +26,8 @@
 #include "VulkanRuntimeTestSupport.h"
 #include "gpumem/Runtime/MGPU.h"
 
+#include "gpumem/Runtime/TargetSelection.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -438,6 +440,32 @@ TEST_P(MGPUConformance, ModuleLoadGetFunctionUnload) {
   EXPECT_NE(mgpu->mgpuModuleGetFunction(second, kernel), nullptr);
   mgpu->mgpuModuleUnload(second);
   mgpu->mgpuModuleUnload(nullptr);
+}
+
+//--- Multi-target executables ----------------------------------------------//
+
+// Every runtime says what it would run kernels on without ending the
+// process: the start-up code of a multi-target executable asks it
+// (TargetSelection.h). Here each has its device (a fake one for cuda and
+// rocm), so each answers with one, and describes it.
+TEST_P(MGPUConformance, ProbeDescribesTheDevice) {
+  auto probe = reinterpret_cast<int (*)(char *, size_t)>(
+      dlsym(mgpu->library, "gpumemRuntimeProbe"));
+  ASSERT_NE(probe, nullptr);
+  char detail[256] = "";
+  int kind = probe(detail, sizeof(detail));
+  EXPECT_GE(kind, GPUMEM_DEVICE_CPU);
+  EXPECT_LE(kind, GPUMEM_DEVICE_GPU);
+  std::string name = GetParam().name;
+  if (name == "cpu")
+    EXPECT_EQ(kind, GPUMEM_DEVICE_CPU);
+  if (name == "cuda" || name == "rocm")
+    EXPECT_EQ(kind, GPUMEM_DEVICE_GPU);
+  EXPECT_NE(detail[0], '\0');
+  // A short buffer gets a truncated, terminated description.
+  char shortDetail[4] = {'x', 'x', 'x', 'x'};
+  probe(shortDetail, sizeof(shortDetail));
+  EXPECT_EQ(shortDetail[3], '\0');
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, MGPUConformance,

@@ -10,9 +10,12 @@
 #include "HIPTypes.h"
 #include "ROCmRuntimeTestSupport.h"
 
+#include "gpumem/Runtime/TargetSelection.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -140,6 +143,32 @@ $)";
         mgpuStreamCreate();
       },
       ExitedWithCode(1), expected);
+}
+
+/// Prints what gpumemRuntimeProbe answers, "<kind> <detail>", and exits 0:
+/// the probe never ends the process itself.
+[[noreturn]] void printProbe() {
+  char detail[512];
+  int kind = gpumemRuntimeProbe(detail, sizeof(detail));
+  std::fprintf(stderr, "%d %s\n", kind, detail);
+  std::exit(0);
+}
+
+TEST_F(ROCmRuntimeInitDeathTest, ProbeAnswersWhereCallsWouldStop) {
+  EXPECT_EXIT(
+      {
+        useNoHIP();
+        printProbe();
+      },
+      ExitedWithCode(0),
+      R"(^0 no HIP runtime found \(/nonexistent/libamdhip64\.so\.5\): )");
+  EXPECT_EXIT(
+      {
+        fake().SetDeviceCount(0);
+        printProbe();
+      },
+      ExitedWithCode(0), "^0 no AMD GPU found \\(HIP runtime ");
+  EXPECT_EXIT(printProbe(), ExitedWithCode(0), "^2 1 AMD GPU\n$");
 }
 
 TEST_F(ROCmRuntimeInitDeathTest, RealHIPWithoutAGPU) {

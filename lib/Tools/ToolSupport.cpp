@@ -8,9 +8,6 @@
 
 #include "gpumem/InitAll.h"
 #include "gpumem/Pipelines/Pipelines.h"
-#include "gpumem/Support/AMDGPUTarget.h"
-#include "gpumem/Support/HostCPU.h"
-#include "gpumem/Support/NVIDIATarget.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -224,117 +221,6 @@ static const char *targetName(gpumem::Target target) {
   return gpumem::getTargetInfo(target).name;
 }
 
-/// "cpu, cuda, cuda-emu, vulkan or auto": what --target takes.
-static std::string expectedTargets() {
-  SmallVector<StringRef> names;
-  for (const gpumem::TargetInfo &info : gpumem::getTargets())
-    names.push_back(info.name);
-  names.push_back("auto");
-  return gpumem::joinExpectedNames(names);
-}
-
-LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
-  StringRef name = options.target;
-  if (name != "auto" && !lookupTarget(name)) {
-    reportToolError("unknown --target '" + name + "'; expected " +
-                    expectedTargets());
-    return failure();
-  }
-  if (options.cpu != "host" && !isKnownHostCPU(options.cpu)) {
-    reportToolError("unknown --cpu '" + options.cpu +
-                    "' for this machine's target; for example x86-64, or "
-                    "host for this machine's CPU");
-    return failure();
-  }
-  // --host-buffers, --sanitize and --smem-report were checked as they were
-  // parsed (ToolEnumParser, ToolSanitizeParser).
-  bool sanitize = !options.sanitize.getValue().empty();
-  StringRef chip = options.chip;
-  bool nvidiaChip = lookupNVIDIAChip(chip), amdChip = lookupAMDGPUChip(chip);
-  if (!chip.empty() && !nvidiaChip && !amdChip) {
-    if (chip.starts_with("gfx"))
-      reportToolError("unknown AMD chip '" + chip +
-                      "' for --chip; gpumem knows " + listAMDGPUChips());
-    else if (chip.starts_with("sm_"))
-      reportToolError("unknown NVIDIA chip '" + chip +
-                      "' for --chip; for example sm_80 or sm_90");
-    else
-      reportToolError("unknown chip '" + chip +
-                      "' for --chip; for example sm_90 (NVIDIA) or gfx90a "
-                      "(AMD)");
-    return failure();
-  }
-  // The combinations need the target; "auto" resolves here only when
-  // another option depends on it.
-  bool dependsOnTarget = !options.chip.empty() || sanitize ||
-                         options.subgroupSize != 32 ||
-                         options.maxSharedMemory.getNumOccurrences();
-  if (!dependsOnTarget)
-    return success();
-  FailureOr<Target> target = resolveTarget(options);
-  if (failed(target))
-    return failure();
-  const TargetInfo &info = getTargetInfo(*target);
-  if (!info.takesDeviceLimits() && options.subgroupSize != 32) {
-    reportToolError(
-        "--subgroup-size=" + Twine(options.subgroupSize.getValue()) +
-        " is for --target=vulkan; the " + info.name + " target's warps have " +
-        (info.fixedSubgroupSize ? Twine(info.fixedSubgroupSize) + " lanes"
-                                : Twine("the lanes of its chip's wavefront")));
-    return failure();
-  }
-  if (sanitize && !info.sanitizes) {
-    reportToolError(Twine("--sanitize runs on the cpu and cuda-emu "
-                          "targets, not ") +
-                    targetName(*target) + "; use --target=cpu");
-    return failure();
-  }
-  if (options.maxSharedMemory.getNumOccurrences() &&
-      !info.takesDeviceLimits()) {
-    reportToolError(Twine("--max-shared-memory is for --target=vulkan; the ") +
-                    targetName(*target) +
-                    " target's limit comes from its chip or runtime");
-    return failure();
-  }
-  if (options.maxSharedMemory.getNumOccurrences() &&
-      options.maxSharedMemory < 16384) {
-    reportToolError(
-        "--max-shared-memory=" + Twine(options.maxSharedMemory.getValue()) +
-        " is below Vulkan's minimum of 16384 bytes");
-    return failure();
-  }
-  if (info.defaultChip && !chip.empty() &&
-      StringRef(info.defaultChip).starts_with("gfx") != amdChip) {
-    reportToolError("--chip=" + chip + " is " +
-                    (amdChip ? "an AMD" : "an NVIDIA") + " chip; the " +
-                    info.name + " target takes " +
-                    (amdChip ? "NVIDIA" : "AMD") + " chips");
-    return failure();
-  }
-  if (!options.chip.empty() && !info.defaultChip) {
-    reportToolError("--chip=" + options.chip +
-                    " names a GPU chip, for --target=cuda, cuda-emu, rocm "
-                    "and rocm-emu; the " +
-                    targetName(*target) + " target has no chip");
-    return failure();
-  }
-  return success();
-}
-
-FailureOr<gpumem::Target> gpumem::resolveTarget(const TargetOptions &options) {
-  StringRef name = options.target;
-  if (const TargetInfo *info = lookupTarget(name))
-    return info->target;
-  if (name == "auto") {
-    if (isCudaDeviceUsable())
-      return Target::CUDA;
-    return vulkanDeviceKind() == 2 ? Target::Vulkan : Target::CPU;
-  }
-  reportToolError("unknown --target '" + name + "'; expected " +
-                  expectedTargets());
-  return failure();
-}
-
 std::string gpumem::formatSeconds(std::chrono::steady_clock::time_point start) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -409,11 +295,15 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
 gpumem::ToolProgram::ToolProgram()
     : context(createToolRegistry()), diagnostics(sourceMgr, &context) {}
 
+LogicalResult gpumem::ToolProgram::parse(StringRef file) {
+  module = parseInput(file, context, sourceMgr);
+  return success(static_cast<bool>(module));
+}
+
 LogicalResult gpumem::ToolProgram::load(StringRef file,
                                         const TargetOptions &options,
                                         bool runsHere) {
-  module = parseInput(file, context, sourceMgr);
-  if (!module)
+  if (failed(parse(file)))
     return failure();
   FailureOr<Target> resolved = resolveTarget(options);
   if (failed(resolved))
@@ -421,7 +311,7 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
   target = *resolved;
   // --chip wins; a program that runs here is compiled for this device's
   // chip; otherwise the pipeline's default (sm_90).
-  std::string chip = options.chip;
+  std::string chip = chipForTarget(options, target);
   if (runsHere) {
     std::string detail;
     std::string why = getTargetInfo(target).probe(detail);
@@ -438,6 +328,17 @@ LogicalResult gpumem::ToolProgram::load(StringRef file,
   if (target == Target::Vulkan && runsHere && !maxSharedMemory)
     maxSharedMemory = uint64_t(std::max<int64_t>(vulkanMaxSharedMemory(), 0));
   return compileForTarget(*module, target, options, chip, maxSharedMemory);
+}
+
+OwningOpRef<ModuleOp>
+gpumem::ToolProgram::compileCopy(Target copyTarget,
+                                 const TargetOptions &options) {
+  OwningOpRef<ModuleOp> copy(module->clone());
+  if (failed(compileForTarget(*copy, copyTarget, options,
+                              chipForTarget(options, copyTarget),
+                              options.maxSharedMemory)))
+    return nullptr;
+  return copy;
 }
 
 FailureOr<SmallVector<std::string>>

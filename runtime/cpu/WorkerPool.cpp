@@ -33,8 +33,11 @@
 #include "LaunchLocation.h"
 #include "Support.h"
 
+#include "gpumem/Runtime/TargetSelection.h"
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <thread>
@@ -286,4 +289,10 @@ void *WorkerPool::threadMain(void *start) {
     if (--pool.busy == 0)
       pool.allDone.notify_one();
   }
+}
+
+/// The cpu runtime's device is this machine's cores, always here.
+extern "C" int gpumemRuntimeProbe(char *detail, size_t size) {
+  snprintf(detail, size, "%u CPU cores", std::thread::hardware_concurrency());
+  return GPUMEM_DEVICE_CPU;
 }

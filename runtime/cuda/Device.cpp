@@ -14,8 +14,11 @@
 #include "Driver.h"
 #include "Support.h"
 
+#include "gpumem/Runtime/TargetSelection.h"
+
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
@@ -150,4 +153,16 @@ extern "C" void mgpuSetDefaultDevice(int32_t ordinal) {
     return;
   }
   requested = ordinal;
+}
+
+extern "C" int gpumemRuntimeProbe(char *detail, size_t size) {
+  std::string why;
+  const gpumem::cuda::Driver *api = gpumem::cuda::probeDriver(why);
+  if (!api) {
+    snprintf(detail, size, "%s", why.c_str());
+    return GPUMEM_DEVICE_NONE;
+  }
+  snprintf(detail, size, "%d CUDA device%s", api->deviceCount,
+           api->deviceCount == 1 ? "" : "s");
+  return GPUMEM_DEVICE_GPU;
 }

@@ -1,7 +1,9 @@
 //===----------------------------------------------------------------------===//
 // Loading the CUDA driver: dlopen, one dlsym per line of DriverSymbols.def
 // (a missing symbol is an error unless the line says it is optional),
-// cuInit(0), cuDeviceGetCount. The Driver lives in a function-local static
+// cuInit(0), cuDeviceGetCount; asked once, and an error when an mgpu* call
+// needs the driver, but only an answer for gpumemRuntimeProbe (Device.cpp).
+// The Driver lives in a function-local static
 // pointer, initialised once under the compiler's guard and never destroyed,
 // so it is safe from the priority-123 constructors that load modules and
 // from the destructors that unload them at exit.
@@ -74,44 +76,71 @@ std::string describeWith(const Driver &api, CUresult result) {
   return text;
 }
 
-const Driver *load() {
+/// The driver loaded, or null with `why` set when it cannot be: not found,
+/// no symbol, a failed cuInit or cuDeviceGetCount, or no device.
+const Driver *tryLoad(std::string &why) {
   auto *api = new Driver;
   const char *path = std::getenv("GPUMEM_CUDA_DRIVER");
   if (!path || !*path)
     path = defaultDriverPath;
   api->path = path;
+  auto fail = [&](const std::string &message) -> const Driver * {
+    why = message;
+    delete api;
+    return nullptr;
+  };
   dlerror();
   void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!library)
-    fatal("no CUDA driver found (%s): %s", path, dlerror());
+  if (!library) {
+    const char *error = dlerror();
+    return fail(std::string("no CUDA driver found (") + path +
+                "): " + (error ? error : "not found"));
+  }
 #define GPUMEM_CUDA_DRIVER_SYMBOL(name, symbol, parameters)                    \
   api->name = reinterpret_cast<decltype(api->name)>(dlsym(library, symbol));   \
   if (!api->name)                                                              \
-    fatal("the CUDA driver %s has no %s; gpumem needs a driver for CUDA "      \
-          "11.2 or newer",                                                     \
-          path, symbol);
+    return fail(std::string("the CUDA driver ") + path + " has no " + symbol + \
+                "; gpumem needs a driver for CUDA 11.2 or newer");
 #define GPUMEM_CUDA_DRIVER_OPTIONAL_SYMBOL(name, symbol, parameters)           \
   api->name = reinterpret_cast<decltype(api->name)>(dlsym(library, symbol));
 #include "DriverSymbols.def"
   CUresult result = api->cuInit(0);
   if (result == CUDA_ERROR_NO_DEVICE)
-    fatal("no CUDA device found");
+    return fail("no CUDA device found");
   if (result != CUDA_SUCCESS)
-    fatal("cuInit failed (driver %s): %s", path,
-          describeWith(*api, result).c_str());
+    return fail(std::string("cuInit failed (driver ") + path +
+                "): " + describeWith(*api, result));
   result = api->cuDeviceGetCount(&api->deviceCount);
   if (result != CUDA_SUCCESS)
-    fatal("cuDeviceGetCount failed: %s", describeWith(*api, result).c_str());
+    return fail("cuDeviceGetCount failed: " + describeWith(*api, result));
   if (api->deviceCount <= 0)
-    fatal("no CUDA device found");
+    return fail("no CUDA device found");
   return api;
+}
+
+/// tryLoad's answer, asked once.
+struct LoadedDriver {
+  std::string why;
+  const Driver *api = tryLoad(why);
+};
+
+const LoadedDriver &loaded() {
+  static const LoadedDriver *once = new LoadedDriver;
+  return *once;
 }
 
 } // namespace
 
 const Driver &driver() {
-  static const Driver *loaded = load();
-  return *loaded;
+  const LoadedDriver &driver = loaded();
+  if (!driver.api)
+    fatal("%s", driver.why.c_str());
+  return *driver.api;
+}
+
+const Driver *probeDriver(std::string &why) {
+  why = loaded().why;
+  return loaded().api;
 }
 
 std::string describe(CUresult result) { return describeWith(driver(), result); }

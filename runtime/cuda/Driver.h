@@ -34,6 +34,10 @@ struct Driver {
 /// Exits with an error when any of that fails.
 const Driver &driver();
 
+/// The driver as driver() loads it, or null with `why` set to the error
+/// driver() would end the process with.
+const Driver *probeDriver(std::string &why);
+
 /// "CUDA_ERROR_NAME: description" of `result`, from cuGetErrorName and
 /// cuGetErrorString, or "CUDA error N" when the driver does not know it.
 std::string describe(CUresult result);

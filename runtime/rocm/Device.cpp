@@ -14,6 +14,8 @@
 #include "ROCmRuntime.h"
 #include "Support.h"
 
+#include "gpumem/Runtime/TargetSelection.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -145,4 +147,16 @@ extern "C" void mgpuSetDefaultDevice(int32_t ordinal) {
     return;
   }
   requested = ordinal;
+}
+
+extern "C" int gpumemRuntimeProbe(char *detail, size_t size) {
+  std::string why;
+  const gpumem::rocm::HIP *api = gpumem::rocm::probeHIP(why);
+  if (!api) {
+    snprintf(detail, size, "%s", why.c_str());
+    return GPUMEM_DEVICE_NONE;
+  }
+  snprintf(detail, size, "%d AMD GPU%s", api->deviceCount,
+           api->deviceCount == 1 ? "" : "s");
+  return GPUMEM_DEVICE_GPU;
 }

@@ -82,30 +82,39 @@ std::string describeWith(const HIP &api, hipError_t result) {
   return text;
 }
 
-[[noreturn]] void noDevice(const char *path) {
-  fatal("no AMD GPU found (HIP runtime %s); the rocm target needs a GPU "
-        "that ROCm supports, with the amdgpu kernel driver loaded and "
-        "/dev/kfd accessible",
-        path);
+std::string noDevice(const char *path) {
+  return std::string("no AMD GPU found (HIP runtime ") + path +
+         "); the rocm target needs a GPU that ROCm supports, with the "
+         "amdgpu kernel driver loaded and /dev/kfd accessible";
 }
 
-const HIP *load() {
+/// HIP loaded, or null with `why` set when it cannot be: not found, no
+/// symbol, no GPU, or a failed hipInit or hipGetDeviceCount.
+const HIP *tryLoad(std::string &why) {
   auto *api = new HIP;
   const char *path = std::getenv("GPUMEM_HIP_LIBRARY");
   if (!path || !*path)
     path = defaultLibraryPath;
   api->path = path;
+  auto fail = [&](const std::string &message) -> const HIP * {
+    why = message;
+    delete api;
+    return nullptr;
+  };
   dlerror();
   void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!library)
-    fatal("no HIP runtime found (%s): %s; the rocm runtime needs HIP 5.2 or "
-          "newer (Debian: libamdhip64-5)",
-          path, dlerror());
+  if (!library) {
+    const char *error = dlerror();
+    return fail(std::string("no HIP runtime found (") + path +
+                "): " + (error ? error : "not found") +
+                "; the rocm runtime needs HIP 5.2 or newer (Debian: "
+                "libamdhip64-5)");
+  }
 #define GPUMEM_HIP_SYMBOL(name, parameters)                                    \
   api->name = reinterpret_cast<decltype(api->name)>(dlsym(library, #name));    \
   if (!api->name)                                                              \
-    fatal("the HIP runtime %s has no %s; gpumem needs HIP 5.2 or newer", path, \
-          #name);
+    return fail(std::string("the HIP runtime ") + path + " has no " + #name +  \
+                "; gpumem needs HIP 5.2 or newer");
 #define GPUMEM_HIP_TEXT_SYMBOL GPUMEM_HIP_SYMBOL
 #include "HIPSymbols.def"
   // Without a GPU (or without /dev/kfd), HIP 5.2's hipInit answers
@@ -115,20 +124,38 @@ const HIP *load() {
   hipError_t counted = api->hipGetDeviceCount(&api->deviceCount);
   if (counted == hipErrorNoDevice ||
       (counted == hipSuccess && api->deviceCount <= 0))
-    noDevice(path);
+    return fail(noDevice(path));
   if (result != hipSuccess)
-    fatal("hipInit failed (HIP runtime %s): %s", path,
-          describeWith(*api, result).c_str());
+    return fail(std::string("hipInit failed (HIP runtime ") + path +
+                "): " + describeWith(*api, result));
   if (counted != hipSuccess)
-    fatal("hipGetDeviceCount failed: %s", describeWith(*api, counted).c_str());
+    return fail("hipGetDeviceCount failed: " + describeWith(*api, counted));
   return api;
+}
+
+/// tryLoad's answer, asked once.
+struct LoadedHIP {
+  std::string why;
+  const HIP *api = tryLoad(why);
+};
+
+const LoadedHIP &loaded() {
+  static const LoadedHIP *once = new LoadedHIP;
+  return *once;
 }
 
 } // namespace
 
 const HIP &hip() {
-  static const HIP *loaded = load();
-  return *loaded;
+  const LoadedHIP &hip = loaded();
+  if (!hip.api)
+    fatal("%s", hip.why.c_str());
+  return *hip.api;
+}
+
+const HIP *probeHIP(std::string &why) {
+  why = loaded().why;
+  return loaded().api;
 }
 
 std::string describe(hipError_t result) { return describeWith(hip(), result); }

@@ -34,6 +34,10 @@ struct HIP {
 /// Exits with an error when any of that fails.
 const HIP &hip();
 
+/// HIP as hip() loads it, or null with `why` set to the error hip() would
+/// end the process with.
+const HIP *probeHIP(std::string &why);
+
 /// "hipErrorName: description" of `result`, from hipGetErrorName and
 /// hipGetErrorString, or "HIP error N" when HIP does not know it.
 std::string describe(hipError_t result);

@@ -19,8 +19,11 @@
 #include "Queue.h"
 #include "VulkanRuntime.h"
 
+#include "gpumem/Runtime/TargetSelection.h"
+
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -436,4 +439,22 @@ extern "C" void mgpuSetDefaultDevice(int32_t index) {
     return;
   }
   requested = index;
+}
+
+extern "C" int gpumemRuntimeProbe(char *detail, size_t size) {
+  const char *error = nullptr;
+  if (!tryInstance(&error)) {
+    snprintf(detail, size, "%s", error ? error : "no Vulkan driver found");
+    return GPUMEM_DEVICE_NONE;
+  }
+  int kind = gpumemVulkanDeviceKind();
+  if (kind == 0) {
+    snprintf(detail, size, "no Vulkan device with a compute queue found");
+    return GPUMEM_DEVICE_NONE;
+  }
+  char name[256] = "";
+  gpumemVulkanDeviceName(name, sizeof(name));
+  snprintf(detail, size, "Vulkan %s \"%s\"",
+           kind == 2 ? "GPU" : "CPU implementation", name);
+  return kind == 2 ? GPUMEM_DEVICE_GPU : GPUMEM_DEVICE_CPU;
 }

@@ -1,16 +1,22 @@
 //===----------------------------------------------------------------------===//
 // gpumem-compile: compile a gpu dialect program ahead of time into a native
-// executable for the cpu or cuda target.
+// executable for one target, or for several (--target=cuda,rocm,cpu).
 //
 // The program goes through the target's gpumem pipeline (its kernels end up
 // embedded in the host code as a gpu.binary), is translated to LLVM IR,
 // optimized, emitted as a position-independent object for the host, and
 // linked by the system C compiler against gpumem's runtime for the target and
-// gpumem's runner utilities. The executable needs no MLIR or LLVM library:
-// it finds those two libraries next to itself ($ORIGIN) or where they were
-// built (docs/running.md lists what it needs).
+// gpumem's runner utilities. For several targets, each compiles a copy of
+// the program, the copies' host code is linked into one module
+// (MultiTargetExecutable.h), and the executable links the start-up code
+// that picks a target (libgpumem_target_selection.a) instead of a runtime:
+// the chosen target's runtime is loaded when the program starts. The
+// executable needs no MLIR or LLVM library: it finds gpumem's libraries
+// next to itself ($ORIGIN) or where they were built (docs/running.md lists
+// what it needs).
 //===----------------------------------------------------------------------===//
 
+#include "gpumem/Tools/MultiTargetExecutable.h"
 #include "gpumem/Tools/ToolSupport.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -101,8 +107,10 @@ static LogicalResult emitObject(llvm::Module &module, StringRef objectPath) {
   return success();
 }
 
-/// Links the executable with the system C compiler.
-static LogicalResult link(StringRef objectPath, gpumem::Target target,
+/// Links the executable with the system C compiler, against `target`'s
+/// runtime, or the start-up code that chooses one when there is none.
+static LogicalResult link(StringRef objectPath,
+                          std::optional<gpumem::Target> target,
                           const char *argv0) {
   llvm::ErrorOr<std::string> compiler = llvm::sys::findProgramByName("cc");
   if (!compiler)
@@ -111,7 +119,8 @@ static LogicalResult link(StringRef objectPath, gpumem::Target target,
            failure();
   std::string libDir = gpumem::runtimeDirectory(argv0);
   std::string runtime =
-      std::string("-l") + gpumem::getTargetInfo(target).runtimeLibrary;
+      target ? std::string("-l") + gpumem::getTargetInfo(*target).runtimeLibrary
+             : std::string("-lgpumem_target_selection");
   std::string rpath = "-Wl,-rpath,$ORIGIN:$ORIGIN/../lib:" + libDir;
   llvm::SmallString<128> logPath;
   if (llvm::sys::fs::createTemporaryFile("gpumem-compile", "log", logPath))
@@ -120,7 +129,7 @@ static LogicalResult link(StringRef objectPath, gpumem::Target target,
   llvm::SmallVector<StringRef> args = {
       *compiler, "-o",   outputFile, objectPath,
       "-L",      libDir, runtime,    "-lgpumem_runner_utils",
-      rpath,     "-lm"};
+      rpath,     "-lm",  "-ldl"};
 #ifdef GPUMEM_LINK_SANITIZE
   // A sanitizer build's runtimes need the sanitizers' libraries, and the
   // program gets the defaults of runtime/utils/SanitizerDefaults.cpp.
@@ -150,26 +159,55 @@ int main(int argc, char **argv) {
     return 2;
 
   gpumem::ToolProgram program;
-  if (failed(program.load(inputFile, targetOptions, /*runsHere=*/false)))
-    return 1;
-  ModuleOp module = program.getModule();
-  gpumem::Target target = program.getTarget();
-  if (failed(gpumem::runtimeLibraries(target, argv[0],
-                                      /*withMLIRUtils=*/false)))
-    return 1;
-
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext);
-  if (!llvmModule)
-    return fail("cannot translate the program to LLVM IR");
+  std::unique_ptr<llvm::Module> llvmModule;
+  std::optional<gpumem::Target> target;
+  if (!gpumem::isTargetList(targetOptions)) {
+    if (failed(program.load(inputFile, targetOptions, /*runsHere=*/false)))
+      return 1;
+    target = program.getTarget();
+    if (failed(gpumem::runtimeLibraries(*target, argv[0],
+                                        /*withMLIRUtils=*/false)))
+      return 1;
+    llvmModule = translateModuleToLLVMIR(program.getModule(), llvmContext);
+    if (!llvmModule)
+      return fail("cannot translate the program to LLVM IR");
+    if (failed(defineEntryPoint(*llvmModule)))
+      return 1;
+  } else {
+    FailureOr<SmallVector<gpumem::Target>> targets =
+        gpumem::resolveTargets(targetOptions);
+    if (failed(targets) || failed(program.parse(inputFile)))
+      return 1;
+    std::vector<gpumem::TargetCopy> copies;
+    for (gpumem::Target each : *targets) {
+      const char *name = gpumem::getTargetInfo(each).name;
+      if (failed(gpumem::runtimeLibraries(each, argv[0],
+                                          /*withMLIRUtils=*/false)))
+        return 1;
+      OwningOpRef<ModuleOp> copy = program.compileCopy(each, targetOptions);
+      if (!copy)
+        return fail(Twine("compiling the program for the ") + name +
+                    " target failed");
+      std::unique_ptr<llvm::Module> translated =
+          translateModuleToLLVMIR(*copy, llvmContext);
+      if (!translated)
+        return fail(Twine("cannot translate the ") + name +
+                    " target's program to LLVM IR");
+      copies.push_back({each, std::move(translated)});
+    }
+    FailureOr<std::unique_ptr<llvm::Module>> linked = gpumem::linkTargetCopies(
+        std::move(copies), gpumem::runtimeDirectory(argv[0]));
+    if (failed(linked))
+      return 1;
+    llvmModule = std::move(*linked);
+  }
 
   llvm::SmallString<128> objectPath;
   if (llvm::sys::fs::createTemporaryFile("gpumem-compile", "o", objectPath))
     return fail("cannot create a temporary file");
   llvm::FileRemover removeObject(objectPath);
-  if (failed(defineEntryPoint(*llvmModule)) ||
-      failed(emitObject(*llvmModule, objectPath)) ||
+  if (failed(emitObject(*llvmModule, objectPath)) ||
       failed(link(objectPath, target, argv[0])))
     return 1;
   return 0;

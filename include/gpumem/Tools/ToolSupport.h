@@ -146,16 +146,20 @@ struct TargetOptions {
       "target",
       llvm::cl::desc("cpu, cuda, cuda-emu (the NVIDIA device code run on CPU "
                      "cores), rocm, rocm-emu (the AMD device code run on CPU "
-                     "cores), vulkan (SPIR-V on any Vulkan device) or auto "
+                     "cores), vulkan (SPIR-V on any Vulkan device), auto "
                      "(cuda when a CUDA device is usable, else vulkan when a "
-                     "Vulkan GPU is, else cpu)"),
+                     "Vulkan GPU is, else cpu), or a comma-separated list: "
+                     "gpumem-compile makes one executable for all of them, "
+                     "which runs the first whose device it finds; gpumem-run "
+                     "runs the first whose device is here"),
       llvm::cl::init("auto"), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> chip{
       "chip",
       llvm::cl::desc("GPU chip: NVIDIA's for --target=cuda and cuda-emu "
                      "(default: the device's when cuda runs here, "
                      "else sm_90), AMD's for rocm and rocm-emu (default "
-                     "gfx90a)"),
+                     "gfx90a); one of each vendor, comma-separated, for a "
+                     "list of targets"),
       llvm::cl::init(""), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<std::string> cpu{
       "cpu",
@@ -258,8 +262,27 @@ mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::StringRef file,
 /// read; failure after a reportToolError. Tools exit with 2 on failure.
 mlir::LogicalResult checkToolOptions(const TargetOptions &options);
 
-/// The target named by `options`, resolving "auto".
+/// The target named by `options`, resolving "auto"; of a list, the first
+/// that can run here (a GPU target only with a GPU: a Vulkan CPU driver is
+/// not taken), or failure after reportToolError when none can.
 mlir::FailureOr<Target> resolveTarget(const TargetOptions &options);
+
+/// Whether --target names a comma-separated list of targets.
+bool isTargetList(const TargetOptions &options);
+
+/// The targets `options` names: a list in its order, each named once; else
+/// the one target resolveTarget gives. Failure after reportToolError.
+mlir::FailureOr<llvm::SmallVector<Target>>
+resolveTargets(const TargetOptions &options);
+
+/// The chip --chip gives `target`: the one of its vendor among the
+/// comma-separated chips, or "" (the target's default) when none is, or
+/// when the target has no chip.
+std::string chipForTarget(const TargetOptions &options, Target target);
+
+/// Whether `target`'s kernels run on CPU cores (cpu, cuda-emu, rocm-emu),
+/// whatever GPU is here.
+bool runsOnCPUCores(Target target);
 
 /// Runs the gpumem pipeline of `target` on `module`, for `chip` when the
 /// target is cuda, and for `maxSharedMemory` bytes of workgroup memory (0:
@@ -284,6 +307,14 @@ public:
   /// and the chip defaults to the device's.
   mlir::LogicalResult load(llvm::StringRef file, const TargetOptions &options,
                            bool runsHere);
+  /// Parses `file` ("-" for stdin) only; failure after located
+  /// diagnostics.
+  mlir::LogicalResult parse(llvm::StringRef file);
+  /// A copy of the parsed program compiled for `target` (for the chip
+  /// --chip gives it, not for a device here); null after located
+  /// diagnostics. The parsed program stays as it was.
+  mlir::OwningOpRef<mlir::ModuleOp> compileCopy(Target target,
+                                                const TargetOptions &options);
   mlir::ModuleOp getModule() { return *module; }
   Target getTarget() const { return target; }
 
