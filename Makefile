@@ -17,9 +17,11 @@ BUILD      ?= build
 BUILD_TYPE ?= Release
 SANITIZE_BUILD ?= build-sanitize
 # Debian packages the build and the tests need (the Vulkan loader, its
-# headers and Mesa's lavapipe give the vulkan target a device on any machine).
+# headers and Mesa's lavapipe give the vulkan target a device on any machine;
+# ld.lld and the ROCm device libraries make the rocm target's code objects).
 PACKAGES := cmake ninja-build g++ python3 \
             llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
+            lld-22 rocm-device-libs \
             libboost-context-dev libgtest-dev libbenchmark-dev \
             libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools glslang-tools \
             clang-format-22

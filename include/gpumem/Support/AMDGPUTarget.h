@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpumem {
@@ -49,6 +50,47 @@ std::string listAMDGPUChips();
 
 /// LLVM's feature that selects a wavefront size of `lanes` (32 or 64).
 llvm::StringRef getWavefrontSizeFeature(unsigned lanes);
+
+/// Waves one SIMD holds at once for a kernel, by each limit (AMD's rules
+/// as LLVM's AMDGPUBaseInfo computes them; docs/rocm.md).
+struct AMDGPUOccupancy {
+  /// The chip's most waves per SIMD: 10 on gfx900 to gfx908, 8 on gfx90a
+  /// and later gfx9, 16 on gfx10.3 and gfx11.
+  unsigned maxWaves = 0;
+  /// Waves the VGPRs (with AGPRs on gfx90a and later) allow.
+  unsigned byVGPRs = 0;
+  /// Waves the SGPRs allow (the chip's most on gfx10 and later).
+  unsigned bySGPRs = 0;
+  /// Waves the LDS allows, or 0 when the block size is not known.
+  unsigned byLDS = 0;
+  /// Waves per SIMD with every known limit.
+  unsigned waves() const;
+};
+
+/// Occupancy of a kernel that uses `vgprs` vector registers (the code
+/// object's `.vgpr_count`, which counts AGPRs on gfx90a and later), `sgprs`
+/// scalar registers and `ldsBytes` of LDS, launched with `threads` per
+/// workgroup (0: not known), in waves of `wavefrontSize` lanes.
+AMDGPUOccupancy getAMDGPUOccupancy(const AMDGPUChip &chip,
+                                   unsigned wavefrontSize, unsigned vgprs,
+                                   unsigned sgprs, uint64_t ldsBytes,
+                                   uint64_t threads);
+
+/// The ROCm toolkit directory whose `amdgcn/bitcode` holds the device
+/// libraries (ocml.bc, ockl.bc, oclc_*.bc): `hint` when it is not empty,
+/// else the first of $ROCM_PATH, Debian's `/usr/lib/<multiarch>` (package
+/// rocm-device-libs) and /opt/rocm that has them; std::nullopt if none.
+std::optional<std::string> findROCmDeviceLibs(llvm::StringRef hint = "");
+
+/// The LLVM linker that makes HSA code objects: `<toolkit>/llvm/bin/ld.lld`
+/// when `toolkit` has one, else the ld.lld of the LLVM gpumem was built
+/// with (Debian package lld-22), else `ld.lld-22` or `ld.lld` on $PATH.
+std::optional<std::string> findLdLld(llvm::StringRef toolkit = "");
+
+/// The Debian package that gives the device libraries, and the one that
+/// gives ld.lld, for diagnostics.
+inline constexpr const char *kROCmDeviceLibsPackage = "rocm-device-libs";
+inline constexpr const char *kLdLldPackage = "lld-22";
 
 } // namespace gpumem
 

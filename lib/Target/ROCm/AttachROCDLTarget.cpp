@@ -133,9 +133,11 @@ void AttachROCDLTargetPass::runOnOperation() {
     flags = DictionaryAttr::get(
         context, {NamedAttribute(StringAttr::get(context, "no_wave64"),
                                  UnitAttr::get(context))});
+  // Code object version 4: what HIP 5 (runtime/rocm's libamdhip64.so.5)
+  // loads and the device libraries of ROCm 5 know (decision 122).
   auto target =
       ROCDL::ROCDLTargetAttr::get(context, optLevel, "amdgcn-amd-amdhsa", chip,
-                                  checked->features, "600", flags);
+                                  checked->features, "400", flags);
   // A module that targets another GPU too would be lowered to ROCDL and
   // then serialized for that GPU as well, whose backend cannot compile it.
   if (failed(gpumem::attachOwnTarget(module, target, "rocm")))

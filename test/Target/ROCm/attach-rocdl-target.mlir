@@ -1,6 +1,7 @@
 // gpumem-attach-rocdl-target: the chip's wavefront size becomes an LLVM
 // feature (and wave32 the no_wave64 flag), the user's features follow it,
-// and a gpu.module that has a ROCDL target keeps it.
+// a gpu.module that has a ROCDL target keeps it, and code objects are
+// version 4 (abi 400), what HIP 5 loads.
 
 // RUN: gpumem-opt %s -split-input-file --gpumem-attach-rocdl-target="chip=gfx90a" | FileCheck %s --check-prefix=GFX90A
 // RUN: gpumem-opt %s -split-input-file --gpumem-attach-rocdl-target="chip=gfx1100" | FileCheck %s --check-prefix=GFX1100
@@ -8,13 +9,13 @@
 // RUN: gpumem-opt %s -split-input-file --gpumem-attach-rocdl-target="chip=gfx950" | FileCheck %s --check-prefix=GFX950
 
 // GFX90A-LABEL: gpu.module @k
-// GFX90A-SAME: [#rocdl.target<O = 3, chip = "gfx90a", features = "+wavefrontsize64">]
+// GFX90A-SAME: [#rocdl.target<O = 3, chip = "gfx90a", features = "+wavefrontsize64", abi = "400">]
 // GFX1100-LABEL: gpu.module @k
-// GFX1100-SAME: [#rocdl.target<O = 3, chip = "gfx1100", features = "+wavefrontsize32", flags = {no_wave64}>]
+// GFX1100-SAME: [#rocdl.target<O = 3, chip = "gfx1100", features = "+wavefrontsize32", abi = "400", flags = {no_wave64}>]
 // WAVE64-LABEL: gpu.module @k
-// WAVE64-SAME: [#rocdl.target<chip = "gfx1030", features = "+wavefrontsize64,+cumode">]
+// WAVE64-SAME: [#rocdl.target<chip = "gfx1030", features = "+wavefrontsize64,+cumode", abi = "400">]
 // GFX950-LABEL: gpu.module @k
-// GFX950-SAME: [#rocdl.target<O = 3, chip = "gfx950", features = "+wavefrontsize64">]
+// GFX950-SAME: [#rocdl.target<O = 3, chip = "gfx950", features = "+wavefrontsize64", abi = "400">]
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @k() kernel {

@@ -26,6 +26,6 @@ gpu.module @lowered [#nvvm.target<chip = "sm_90">] {
 
 // -----
 
-// expected-error @below {{'gpu.module' op already has the target #nvvm.target, which the rocm pipeline does not compile for; it compiles gpu.modules without a target (or with #rocdl.target<O = 3, chip = "gfx90a", features = "+wavefrontsize64">)}}
+// expected-error @below {{'gpu.module' op already has the target #nvvm.target, which the rocm pipeline does not compile for; it compiles gpu.modules without a target (or with #rocdl.target<O = 3, chip = "gfx90a", features = "+wavefrontsize64", abi = "400">)}}
 gpu.module @beside [#nvvm.target] {
 }
