@@ -7,7 +7,7 @@
 //   cuda-emu: the cuda target's device lowering unchanged, then
 //             gpumem-lower-nvvm-to-cpu and #gpumem.cpu;
 //   rocm:     checked ROCDL target, then upstream's ROCDL device lowering
-//             around gpumem's AMD passes, AMDGPU assembly;
+//             around gpumem's AMD passes, HSA code objects linked by ld.lld;
 //   rocm-emu: the rocm target's device lowering unchanged, then
 //             gpumem-lower-rocdl-to-cpu and #gpumem.cpu;
 //   cpu:      #gpumem.cpu, then gpumem's CPU kernel ABI lowering;
@@ -306,9 +306,28 @@ void gpumem::buildROCmPipeline(OpPassManager &pm,
   addAMDGPUFront(pm, options, "rocm", options.optLevel,
                  /*recordMemoryCalls=*/false);
   addROCDLDeviceLowering(pm, options.chip);
-  // AMDGPU assembly: linking HSA code objects is not done yet
-  // (docs/rocm.md).
-  addHostLowering(pm, gpumem::BinaryFormat::ISA, "");
+  // The device libraries a module calls must be there and know the chip;
+  // upstream's serializer links them into the AMDGPU assembly, which
+  // ld.lld then links into the HSA code object (decision 121).
+  gpumem::GPUMemCheckROCmDeviceLibsPassOptions libraries;
+  libraries.toolkit = options.toolkit;
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      gpumem::createGPUMemCheckROCmDeviceLibsPass(libraries));
+  std::optional<std::string> toolkit =
+      gpumem::findROCmDeviceLibs(options.toolkit);
+  addHostLowering(pm, gpumem::BinaryFormat::ISA, toolkit.value_or(""));
+  if (options.format == gpumem::BinaryFormat::ISA)
+    return;
+  gpumem::GPUMemLinkHSACodeObjectsPassOptions link;
+  link.toolkit = options.toolkit;
+  pm.addPass(gpumem::createGPUMemLinkHSACodeObjectsPass(link));
+  // Registers are known once the code objects are linked.
+  if (options.smemReport != gpumem::ReportFormat::None) {
+    gpumem::GPUMemReportAMDGPURegistersPassOptions registers;
+    registers.report = options.smemReport;
+    registers.reportFile = options.smemReportFile;
+    pm.addPass(gpumem::createGPUMemReportAMDGPURegistersPass(registers));
+  }
 }
 
 void gpumem::buildROCmEmuPipeline(OpPassManager &pm,

@@ -3,7 +3,8 @@
 
   gpumem-objects ptx  FILE          print the PTX of every `format=isa` object
   gpumem-objects smem FILE          print each kernel's shared memory bytes
-  gpumem-objects extract FILE DIR   write every object to DIR
+  gpumem-objects extract FILE DIR   write every object to DIR (NAME.CHIP.cubin,
+                                    .hsaco for AMD code objects, .ptx, ...)
   gpumem-objects spirv FILE DIR     write the SPIR-V module of every vulkan
                                     image to DIR (NAME.spv; for spirv-val)
 
@@ -267,9 +268,14 @@ def main(argv):
     if argv[1] == 'extract':
         make_directory(argv[3])
         for name, chip, kind, data in found:
-            # A cpu-target binary is a host shared object.
-            extension = 'so' if chip == 'cpu' and kind == 'bin' \
-                else EXTENSION[kind]
+            # A cpu-target binary is a host shared object, an AMD one
+            # (chip gfxN) an HSA code object.
+            if chip == 'cpu' and kind == 'bin':
+                extension = 'so'
+            elif chip.startswith('gfx') and kind == 'bin':
+                extension = 'hsaco'
+            else:
+                extension = EXTENSION[kind]
             path = os.path.join(argv[3], '%s.%s.%s' % (name, chip, extension))
             write_file(path, data)
             print(path)

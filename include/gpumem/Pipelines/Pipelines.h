@@ -184,6 +184,22 @@ struct ROCmPipelineOptions : public AMDGPUPipelineOptions<ROCmPipelineOptions> {
       *this, "opt-level",
       llvm::cl::desc("AMDGPU backend optimization level, 0 to 3"),
       llvm::cl::init(3)};
+  PassOptions::Option<BinaryFormat> format{
+      *this, "format",
+      llvm::cl::desc("What each gpu.module becomes: bin, an HSA code object "
+                     "linked with ld.lld (the default), or isa, AMDGPU "
+                     "assembly"),
+      llvm::cl::init(BinaryFormat::Default),
+      llvm::cl::values(
+          clEnumValN(BinaryFormat::Default, "", "bin"),
+          clEnumValN(BinaryFormat::ISA, "isa", "AMDGPU assembly"),
+          clEnumValN(BinaryFormat::Bin, "bin", "HSA code object"))};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("ROCm directory with amdgcn/bitcode (the device "
+                     "libraries); default: $ROCM_PATH, /usr/lib/<multiarch> "
+                     "(Debian's rocm-device-libs) or /opt/rocm"),
+      llvm::cl::init("")};
 };
 
 /// Options of `gpumem-rocm-emu-pipeline`.
@@ -250,8 +266,9 @@ void buildCpuPipeline(mlir::OpPassManager &pm,
 void buildCudaEmuPipeline(mlir::OpPassManager &pm,
                           const CudaEmuPipelineOptions &options);
 
-/// Adds the rocm lowering to `pm`: kernels become AMDGPU assembly for the
-/// chip, with workgroup memory in LDS (docs/rocm.md).
+/// Adds the rocm lowering to `pm`: kernels become HSA code objects (or
+/// AMDGPU assembly) for the chip, with workgroup memory in LDS
+/// (docs/rocm.md).
 void buildROCmPipeline(mlir::OpPassManager &pm,
                        const ROCmPipelineOptions &options);
 

@@ -6,6 +6,7 @@
 #ifndef GPUMEM_TARGET_ROCM_PASSES_H
 #define GPUMEM_TARGET_ROCM_PASSES_H
 
+#include "gpumem/Transforms/OptionTypes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -175,4 +175,101 @@ def GPUMemFinalizeROCDLKernelsPass
   let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
 }
 
+def GPUMemCheckROCmDeviceLibsPass
+    : Pass<"gpumem-check-rocm-device-libs", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Check that the ROCm device libraries a ROCDL-lowered "
+                "gpu.module calls are installed and know its chip";
+  let description = [{
+    After `convert-gpu-to-rocdl`, math functions become calls to ocml
+    (`__ocml_*`), `gpu.printf` and block or grid sizes not known at compile
+    time calls to ockl (`__ockl_*`), which `gpu-module-to-binary` links from
+    the device libraries' bitcode (`<toolkit>/amdgcn/bitcode`). When the
+    module declares any of them, this pass checks, before serialization,
+    that the bitcode files are there and that the libraries know the
+    chip: `oclc_isa_version_<N>.bc` exists for `gfxN` (the release Debian
+    ships, 5.2, has none for gfx942, gfx950 or gfx1100). Each failure is an
+    error at the first call of a library function, naming the file, the
+    directory searched and the Debian package (`rocm-device-libs`).
+
+    `toolkit` is the directory that holds `amdgcn/bitcode`; empty: the
+    first of `$ROCM_PATH`, `/usr/lib/<multiarch>` and `/opt/rocm` that has
+    it. Modules that call no library function pass unchanged.
+  }];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "Directory with amdgcn/bitcode; empty: search">,
+  ];
+}
+
+def GPUMemLinkHSACodeObjectsPass
+    : Pass<"gpumem-link-hsa-code-objects", "::mlir::ModuleOp"> {
+  let summary = "Assemble the AMDGPU assembly of every gpu.binary object "
+                "and link it into an HSA code object with ld.lld";
+  let description = [{
+    Runs after `gpu-module-to-binary{format=isa}`, which translates each
+    gpu.module with its device libraries linked in and leaves AMDGPU
+    assembly. For every object with a `#rocdl.target` in assembly form,
+    the assembly becomes an ELF relocatable object (upstream's
+    `ROCDL::assembleIsa`, LLVM's AMDGPU assembler) and `ld.lld -shared
+    --no-undefined` links it into the HSA code object (ELF, `EM_AMDGPU`)
+    that HIP's `hipModuleLoadData` loads; the object then holds it in
+    `bin` form.
+
+    ld.lld is `<toolkit>/llvm/bin/ld.lld` when `toolkit` names a ROCm
+    installation that has one, else the ld.lld of the LLVM gpumem was
+    built with (Debian package `lld-22`), else `ld.lld-22` or `ld.lld` on
+    `$PATH`. Not finding it, or a failing link (an undefined symbol), is an
+    error at the gpu.binary.
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx90a">, assembly = "...">]
+    // becomes
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx90a">, bin = "\7FELF...">]
+    ```
+  }];
+  let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "ROCm installation whose llvm/bin/ld.lld to use; empty: Debian's "
+           "ld.lld">,
+  ];
+}
+
+def GPUMemReportAMDGPURegistersPass
+    : Pass<"gpumem-report-amdgpu-registers", "::mlir::ModuleOp"> {
+  let summary = "Report each kernel's registers, LDS, scratch and its "
+                "occupancy, read from the HSA code objects";
+  let description = [{
+    Completes `gpumem-plan-workgroup-memory`'s report on the rocm target
+    once the code objects are linked: for every `gpu.binary` object with a
+    `#rocdl.target` in `bin` form, the `amdhsa.kernels` metadata (the
+    `NT_AMDGPU_METADATA` note, MessagePack) gives each kernel's LDS
+    (`.group_segment_fixed_size`), VGPRs (`.vgpr_count`, which counts the
+    AGPRs on gfx90a and later), AGPRs (`.agpr_count`, on chips that have
+    them), SGPRs (`.sgpr_count`) and scratch bytes per lane
+    (`.private_segment_fixed_size`), and the waves per SIMD that VGPRs,
+    SGPRs and, when every launch of the kernel uses the same constant
+    block size, the LDS allow (docs/rocm.md gives the rules):
+
+    ```
+    registers of kernel @m::@k on gfx90a (code object): 8 VGPRs, 0 AGPRs, 16 SGPRs, 1024 bytes LDS, 0 bytes scratch; occupancy 8 waves per SIMD (8 by VGPRs, 8 by SGPRs, 8 by LDS)
+    ```
+
+    The rocm pipeline runs it after linking when a report is asked for;
+    objects in other forms are skipped.
+  }];
+  let options = [
+    Option<"report", "report", "::gpumem::ReportFormat",
+           /*default=*/"::gpumem::ReportFormat::Text",
+           "text, or json: added to the kernels of the JSON report in "
+           "report-file, or one JSON object per kernel on stderr",
+           [{::llvm::cl::values(
+             clEnumValN(::gpumem::ReportFormat::None, "", "no report"),
+             clEnumValN(::gpumem::ReportFormat::Text, "text", "text"),
+             clEnumValN(::gpumem::ReportFormat::JSON, "json", "JSON"))}]>,
+    Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
+           "The report file (text is appended), or - for stderr">,
+  ];
+}
+
 #endif // GPUMEM_TARGET_ROCM_PASSES
