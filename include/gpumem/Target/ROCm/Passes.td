@@ -252,7 +252,7 @@ def GPUMemReportAMDGPURegistersPass
     block size, the LDS allow (docs/rocm.md gives the rules):
 
     ```
-    registers of kernel @m::@k on gfx90a (code object): 8 VGPRs, 0 AGPRs, 16 SGPRs, 1024 bytes LDS, 0 bytes scratch; occupancy 8 waves per SIMD (8 by VGPRs, 8 by SGPRs, 8 by LDS)
+    registers of kernel @m::@k on gfx90a (code object): 2 VGPRs, 0 AGPRs, 10 SGPRs, 32768 bytes LDS, 0 bytes scratch; occupancy 2 waves per SIMD (8 by VGPRs, 8 by SGPRs, 2 by LDS)
     ```
 
     The rocm pipeline runs it after linking when a report is asked for;
