@@ -25,14 +25,19 @@ How the figures are read:
   `.agpr_count`; without metadata, `.amdhsa_next_free_vgpr` less the AGPRs
   and `.amdhsa_next_free_sgpr`, and AGPRs from `.amdhsa_accum_offset`.
   LDS and scratch bytes are `.amdhsa_group_segment_fixed_size` and
-  `.amdhsa_private_segment_fixed_size`; code bytes the backend's
-  `; codeLenInByte` comment.
+  `.amdhsa_private_segment_fixed_size`; code bytes the function symbol's
+  size once the file is assembled by llvm-mc ($LLVM_BIN, else LLVM 22's,
+  else PATH), else the backend's `; codeLenInByte` comment.
 
 Figures only: the exit status is 0 unless a file cannot be read or holds no
 kernel (then 1, with one `amdgpu-asm-stats: error: ...` line on stderr).
 """
+import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 MNEMONIC = re.compile(r'^[a-z_][a-z0-9_]*$')
 BRANCH = re.compile(r'^(s_cbranch_\w+|s_branch)\s+(\S+)')
@@ -41,6 +46,38 @@ DIRECTIVE = re.compile(r'^\s*\.amdhsa_(\w+)\s+(-?\d+)', re.M)
 
 class Failure(Exception):
     pass
+
+
+def llvm_tool(name):
+    """$LLVM_BIN/NAME, else LLVM 22's, else NAME on PATH; None if absent."""
+    for directory in (os.environ.get('LLVM_BIN'), '/usr/lib/llvm-22/bin'):
+        if directory and os.access(os.path.join(directory, name), os.X_OK):
+            return os.path.join(directory, name)
+    return shutil.which(name)
+
+
+def code_sizes(path, text):
+    """{function: bytes} from assembling `path` with llvm-mc and reading
+    the symbol sizes with llvm-readelf; {} when either is missing or fails."""
+    mc, readelf = llvm_tool('llvm-mc'), llvm_tool('llvm-readelf')
+    target = re.search(r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx\w+)', text)
+    if not mc or not readelf or not target:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = os.path.join(tmp, 'code.o')
+        run = subprocess.run([mc, '-triple=amdgcn-amd-amdhsa',
+                              '-mcpu=' + target.group(1), '-filetype=obj',
+                              path, '-o', obj], capture_output=True)
+        if run.returncode != 0:
+            return {}
+        symbols = subprocess.run([readelf, '-s', '-W', obj],
+                                 capture_output=True, text=True).stdout
+    sizes = {}
+    for line in symbols.splitlines():
+        fields = line.split()
+        if len(fields) >= 8 and fields[3] == 'FUNC':
+            sizes[fields[7]] = int(fields[2], 0)
+    return sizes
 
 
 def strip(line):
@@ -153,6 +190,7 @@ def analyse(path):
         raise Failure('cannot read %s: %s' % (path, error.strerror))
     lines = text.splitlines()
     meta = metadata(text)
+    sizes = code_sizes(path, text)
     kernels = {}
     for match in re.finditer(r'^\s*\.amdhsa_kernel\s+(\S+)\s*\n(.*?)'
                              r'\.end_amdhsa_kernel', text, re.S | re.M):
@@ -164,9 +202,10 @@ def analyse(path):
         spans = loops(code, labels)
         inner = innermost(spans)
         hot = max(inner, key=lambda s: s[1] - s[0]) if inner else None
-        # The backend's "; Kernel info:" comment follows the function.
-        length = None
-        for line in lines[end:]:
+        # The assembled size, else the backend's "; Kernel info:" comment
+        # after the function (only in verbose assembly).
+        length = sizes.get(name)
+        for line in lines[end:] if length is None else []:
             found = re.search(r';\s*codeLenInByte\s*=\s*(\d+)', line)
             if found:
                 length = int(found.group(1))

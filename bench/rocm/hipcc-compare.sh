@@ -10,11 +10,15 @@
 #                                                     pipeline has that option)
 # and their HIP C++ twins, bench/rocm/kernels.hip, through
 #   hipcc --offload-arch=$CHIP -O3 --cuda-device-only -S
-# Both assemblies are read by bench/rocm/amdgpu-asm-stats.py, which prints
+# and, to separate the LLVM release from the front end, hipcc's optimized
+# device IR (-emit-llvm) through LLVM 22's backend, the one gpumem uses
+# (opt -passes=amdgpu-attributor, then llc -O3): the rows "hipcc-ir+llc22".
+# The assemblies are read by bench/rocm/amdgpu-asm-stats.py, which prints
 # two markdown tables per kernel and compiler: resources (instructions, code
 # bytes, VGPRs, SGPRs, AGPRs, spills, LDS and scratch bytes) and the inner
 # loop (the largest innermost back-edge loop's instruction mix).
-# Environment: CHIP (default gfx90a), HIPCC (default: hipcc on PATH).
+# Environment: CHIP (default gfx90a), HIPCC (default: hipcc on PATH),
+# LLVM_BIN (default /usr/lib/llvm-22/bin: opt, llc, llvm-mc, llvm-readelf).
 # Figures only; the exit status is 1 when a tool is missing or fails, or
 # when a kernel's LDS bytes differ between the two compilers (the twins
 # would then not be the same kernels). hipcc comes with `make bench-hipcc`.
@@ -24,6 +28,8 @@ root=$(cd "$here/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 out=${2:-$build/hipcc-compare}
 chip=${CHIP:-gfx90a}
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-22/bin}
+export LLVM_BIN=$llvm_bin
 
 hipcc=${HIPCC:-$(command -v hipcc || true)}
 if [ -z "$hipcc" ] || [ ! -x "$hipcc" ]; then
@@ -43,6 +49,13 @@ trap 'rm -rf "$work"' EXIT
 "$hipcc" --offload-arch="$chip" -O3 --cuda-device-only -S \
   -Wno-unused-command-line-argument \
   "$here/kernels.hip" -o "$out/hipcc.s"
+"$hipcc" --offload-arch="$chip" -O3 --cuda-device-only -S -emit-llvm \
+  -Wno-unused-command-line-argument \
+  "$here/kernels.hip" -o "$out/hipcc.ll"
+"$llvm_bin/opt" -mtriple=amdgcn-amd-amdhsa -mcpu="$chip" -passes=amdgpu-attributor \
+  "$out/hipcc.ll" -o "$work/hipcc.bc"
+"$llvm_bin/llc" -O3 -mtriple=amdgcn-amd-amdhsa -mcpu="$chip" "$work/hipcc.bc" \
+  -o "$out/hipcc-ir+llc22.s"
 
 # 2. gpumem: each module through the rocm pipeline, its object extracted.
 # format=isa is asked for when the pipeline knows the option; without it
@@ -75,23 +88,25 @@ done
 # 3. The tables.
 python3 "$here/amdgpu-asm-stats.py" --kernels matmul,reduce,transpose,axpy \
   "gpumem=$out/gpumem-kernels.s" "gpumem=$out/gpumem-bandwidth.s" \
-  "hipcc=$out/hipcc.s" | tee "$out/figures.md"
+  "hipcc=$out/hipcc.s" "hipcc-ir+llc22=$out/hipcc-ir+llc22.s" |
+  tee "$out/figures.md"
 echo
 hip_version=$("$hipcc" --version 2>/dev/null | sed -n 's/^HIP version: //p' | head -1)
 clang_version=$("$hipcc" --version 2>/dev/null | grep -m1 'clang version' || true)
-llvm_version=$(/usr/lib/llvm-22/bin/llvm-config --version 2>/dev/null || echo '?')
+llvm_version=$("$llvm_bin/llvm-config" --version 2>/dev/null || echo '?')
 echo "chip $chip; gpumem: gpumem-opt --gpumem-rocm-pipeline=\"$pipeline\" (LLVM $llvm_version);" \
      "hipcc: HIP ${hip_version:-?}, ${clang_version:-clang ?}, hipcc --offload-arch=$chip -O3" \
-     "--cuda-device-only -S; rocm-device-libs" \
+     "--cuda-device-only -S; hipcc-ir+llc22: that -emit-llvm, then opt/llc $llvm_version;" \
+     "rocm-device-libs" \
      "$(dpkg-query -W -f='${Version}' rocm-device-libs 2>/dev/null || echo '?');" \
      "$(date -u +%F)"
-echo "assemblies: $out/{gpumem-kernels,gpumem-bandwidth,hipcc}.s"
+echo "assemblies: $out/{gpumem-kernels,gpumem-bandwidth,hipcc,hipcc-ir+llc22}.s"
 
 # 4. The twins must use the same LDS, else they are not the same kernels.
 lds() { # compiler kernel -> LDS bytes from the first table
   awk -F'|' -v c="$1" -v k="$2" \
     '{gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $10)}
-     $2 == k && $3 == c {print $10}' "$out/figures.md"
+     NF == 12 && $2 == k && $3 == c {print $10}' "$out/figures.md"
 }
 for kernel in matmul reduce transpose axpy; do
   if [ "$(lds gpumem "$kernel")" != "$(lds hipcc "$kernel")" ]; then
