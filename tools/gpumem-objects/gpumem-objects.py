@@ -4,7 +4,8 @@
   gpumem-objects ptx  FILE          print the PTX of every `format=isa` object
   gpumem-objects smem FILE          print each kernel's shared memory bytes
   gpumem-objects extract FILE DIR   write every object to DIR (NAME.CHIP.cubin,
-                                    .hsaco for AMD code objects, .ptx, ...)
+                                    .hsaco for AMD code objects, .s for AMD
+                                    assembly, .ptx, ...)
   gpumem-objects spirv FILE DIR     write the SPIR-V module of every vulkan
                                     image to DIR (NAME.spv; for spirv-val)
 
@@ -269,11 +270,13 @@ def main(argv):
         make_directory(argv[3])
         for name, chip, kind, data in found:
             # A cpu-target binary is a host shared object, an AMD one
-            # (chip gfxN) an HSA code object.
+            # (chip gfxN) an HSA code object, and AMD assembly is not PTX.
             if chip == 'cpu' and kind == 'bin':
                 extension = 'so'
             elif chip.startswith('gfx') and kind == 'bin':
                 extension = 'hsaco'
+            elif chip.startswith('gfx') and kind == 'assembly':
+                extension = 's'
             else:
                 extension = EXTENSION[kind]
             path = os.path.join(argv[3], '%s.%s.%s' % (name, chip, extension))
