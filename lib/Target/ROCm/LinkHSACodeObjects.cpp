@@ -12,9 +12,9 @@
 //     undefined symbol is a link error here, not a load failure on a GPU.
 //  3. Replace the object by the code object in `bin` form, keeping its
 //     properties and kernel table.
-// ld.lld is looked for once per run (findLdLld): upstream's serializer
-// wants `<toolkit>/llvm/bin/ld.lld`, which Debian's lld-22 is not
-// (decision 121).
+// ld.lld is looked for once per run (findLdLld, or the `ld-lld` option):
+// upstream's serializer wants `<toolkit>/llvm/bin/ld.lld`, which Debian's
+// lld-22 is not (decision 121).
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Support/AMDGPUTarget.h"
@@ -105,7 +105,7 @@ struct LinkHSACodeObjectsPass
 };
 
 void LinkHSACodeObjectsPass::runOnOperation() {
-  std::optional<std::string> ldLld;
+  std::optional<std::string> linker;
   bool searched = false;
   WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
     SmallVector<Attribute> objects;
@@ -120,16 +120,22 @@ void LinkHSACodeObjectsPass::runOnOperation() {
         continue;
       }
       if (!searched) {
-        ldLld = gpumem::findLdLld(toolkit);
+        if (ldLld.empty())
+          linker = gpumem::findLdLld(toolkit);
+        else if (llvm::sys::fs::can_execute(ldLld))
+          linker = ldLld.getValue();
         searched = true;
         LLVM_DEBUG(llvm::dbgs()
-                   << "ld.lld: " << ldLld.value_or("(none)") << "\n");
+                   << "ld.lld: " << linker.value_or("(none)") << "\n");
       }
-      if (!ldLld) {
-        binary.emitError()
+      if (!linker) {
+        InFlightDiagnostic diagnostic =
+            binary.emitError()
             << "linking the HSA code object of gpu.binary @" << binary.getName()
-            << " needs ld.lld, which was not found (Debian package "
-            << gpumem::kLdLldPackage << ")";
+            << " needs ld.lld, which was not found";
+        if (!ldLld.empty())
+          diagnostic << " at '" << ldLld << "'";
+        diagnostic << " (Debian package " << gpumem::kLdLldPackage << ")";
         return WalkResult::interrupt();
       }
       ROCDL::SerializeGPUModuleBase::init();
@@ -139,7 +145,7 @@ void LinkHSACodeObjectsPass::runOnOperation() {
       if (failed(relocatable))
         return WalkResult::interrupt();
       FailureOr<std::string> codeObject =
-          linkCodeObject(binary, *ldLld, *relocatable);
+          linkCodeObject(binary, *linker, *relocatable);
       if (failed(codeObject))
         return WalkResult::interrupt();
       objects.push_back(gpu::ObjectAttr::get(

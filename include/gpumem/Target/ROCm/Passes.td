@@ -218,8 +218,9 @@ def GPUMemLinkHSACodeObjectsPass
     ld.lld is `<toolkit>/llvm/bin/ld.lld` when `toolkit` names a ROCm
     installation that has one, else the ld.lld of the LLVM gpumem was
     built with (Debian package `lld-22`), else `ld.lld-22` or `ld.lld` on
-    `$PATH`. Not finding it, or a failing link (an undefined symbol), is an
-    error at the gpu.binary.
+    `$PATH`; `ld-lld` names one instead. Not finding it, or a failing link
+    (an undefined symbol), is an error at the gpu.binary that names the
+    Debian package or quotes ld.lld.
 
     ```mlir
     gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx90a">, assembly = "...">]
@@ -232,6 +233,8 @@ def GPUMemLinkHSACodeObjectsPass
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
            "ROCm installation whose llvm/bin/ld.lld to use; empty: Debian's "
            "ld.lld">,
+    Option<"ldLld", "ld-lld", "std::string", /*default=*/"\"\"",
+           "The ld.lld to run; empty: search as above">,
   ];
 }
 
