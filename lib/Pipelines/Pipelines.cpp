@@ -294,8 +294,18 @@ static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chip) {
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = chip.str();
   rocdl.runtime = gpu::amd::Runtime::HIP;
+  // Upstream's lowering adds the ConvertToLLVM patterns of every loaded
+  // dialect ahead of its own math-to-ocml ones: in a tool that has loaded
+  // all dialects, math.tanh then became llvm.intr.tanh, which the AMDGPU
+  // backend cannot select (an unlocated "no libcall available" and exit).
+  // A fixed list without math makes the device code the same whatever is
+  // loaded: ocml for what it has, then LLVM's intrinsics for the rest.
+  rocdl.allowedDialects = {"arith", "cf",  "complex", "func",
+                           "index", "memref", "ub",  "vector"};
   device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
-  device.addPass(gpumem::createGPUMemFinalizeROCDLKernelsPass());
+  device.addPass(createConvertMathToLLVMPass());
+  if (omit != "gpumem-finalize-rocdl-kernels")
+    device.addPass(gpumem::createGPUMemFinalizeROCDLKernelsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
