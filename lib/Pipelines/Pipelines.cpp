@@ -359,6 +359,13 @@ void gpumem::buildROCmEmuPipeline(OpPassManager &pm,
 
 void gpumem::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
+  // As on cuda-emu: every load, store and atomic is checked by address.
+  if (!options.sanitize.getValue().empty()) {
+    GPUMemSanitizeROCDLAccessesPassOptions sanitize;
+    sanitize.checks = options.sanitize;
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createGPUMemSanitizeROCDLAccessesPass(sanitize));
+  }
   addHostBuffersToDevice(pm, options.hostBuffers);
   // The cpu runtime names the source line of a failing copy or free, and
   // of an allocation in --sanitize's reports.

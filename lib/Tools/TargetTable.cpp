@@ -107,6 +107,7 @@ static void buildROCmEmu(OpPassManager &pm,
   if (!chip.empty())
     emuOptions.chip = chip.str();
   emuOptions.cpu = hostCPU(options);
+  emuOptions.sanitize = options.sanitize.getValue();
   setSharedOptions(emuOptions, options);
   gpumem::buildROCmEmuPipeline(pm, emuOptions);
 }
@@ -195,7 +196,7 @@ static const gpumem::TargetInfo kTargets[] = {
     {gpumem::Target::ROCm, "rocm", "gpumem_rocm_runtime", /*sanitizes=*/false,
      /*defaultChip=*/"gfx90a", /*fixedSubgroupSize=*/0, buildROCm, probeROCm},
     {gpumem::Target::ROCmEmu, "rocm-emu", "gpumem_cpu_runtime",
-     /*sanitizes=*/false, /*defaultChip=*/"gfx90a", /*fixedSubgroupSize=*/0,
+     /*sanitizes=*/true, /*defaultChip=*/"gfx90a", /*fixedSubgroupSize=*/0,
      buildROCmEmu, probeROCmEmu},
     {gpumem::Target::Vulkan, "vulkan", "gpumem_vulkan_runtime",
      /*sanitizes=*/false, /*defaultChip=*/nullptr, /*fixedSubgroupSize=*/0,

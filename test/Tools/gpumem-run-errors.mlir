@@ -9,7 +9,7 @@
 // SUBGROUP: gpumem-run: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes
 
 // RUN: not gpumem-run --target=vulkan --sanitize %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-TARGET
-// SANITIZE-TARGET: gpumem-run: error: --sanitize runs on the cpu and cuda-emu targets, not vulkan; use --target=cpu
+// SANITIZE-TARGET: gpumem-run: error: --sanitize runs on the cpu, cuda-emu and rocm-emu targets, not vulkan; use --target=cpu
 // RUN: not gpumem-run --target=cpu --sanitize=bounds %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-UNKNOWN
 // SANITIZE-UNKNOWN: gpumem-run: error: unknown --sanitize check 'bounds'; expected memcheck, racecheck, initcheck or synccheck, comma-separated
 

@@ -46,8 +46,49 @@ def GPUMemLowerROCDLToCPUPass
     Option<"sanitize", "sanitize", "::gpumem::SanitizerChecks",
            /*default=*/"::gpumem::SanitizerChecks{}",
            "--sanitize's checks, recorded in the kernel table for the "
-           "runtime">
+           "runtime (gpumem-sanitize-rocdl-accesses instruments the "
+           "accesses)">
   ];
+}
+
+def GPUMemSanitizeROCDLAccessesPass
+    : Pass<"gpumem-sanitize-rocdl-accesses", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Instrument a rocm-emu gpu.module's loads, stores and "
+                "atomics for --sanitize, by address";
+  let description = [{
+    Runs after `gpumem-lower-rocdl-to-cpu`, and does for rocm-emu what
+    `gpumem-sanitize-nvvm-accesses` does for cuda-emu, with the same code
+    (the host-kernel layer's): before each `llvm.load`, `llvm.store`,
+    `llvm.atomicrmw` and `llvm.cmpxchg` of the kernels and their device
+    functions, the thread calls the cpu runtime's `addressAccess` service
+    with the address, the access's size, what it does ("store of 4 bytes")
+    and its `file:line:col`. LDS addresses, offsets on an AMD GPU, are the
+    block's arena's host addresses by then, so the runtime finds what an
+    address is (LDS, device memory, the redzone after an allocation, freed
+    memory) and reports out-of-bounds accesses and use after free
+    (memcheck), races (racecheck) and uninitialized reads (initcheck) with
+    cuda-emu's text (docs/sanitizer.md). `gpumem-lower-rocdl-to-cpu`'s
+    `sanitize` option records the checks in the kernel table for the
+    runtime (synccheck, device memory shadows).
+
+    Before (abridged):
+    ```mlir
+    llvm.func internal @__gpumem_kernel_k(%p: !llvm.ptr, %ctx: !llvm.ptr) {
+      llvm.store %v, %p : f32, !llvm.ptr
+    ```
+    After:
+    ```mlir
+      llvm.call %addressAccess(%ctx, %p, %c4, %kind, %what, %where)
+      llvm.store %v, %p : f32, !llvm.ptr
+    ```
+  }];
+  let options = [
+    Option<"checks", "checks", "::gpumem::SanitizerChecks",
+           /*default=*/"::gpumem::SanitizerChecks{GPUMEM_CHECK_MEMCHECK}",
+           "The checks, comma-separated: memcheck, racecheck, initcheck, "
+           "synccheck">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // GPUMEM_TARGET_ROCMEMU_PASSES
