@@ -258,13 +258,15 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
 template <typename Options>
 static void addAMDGPUFront(OpPassManager &pm, const Options &options,
                            StringRef target, unsigned optLevel,
-                           bool recordMemoryCalls) {
+                           bool recordMemoryCalls, StringRef omit = "") {
   const gpumem::AMDGPUChip *chip = gpumem::lookupAMDGPUChip(options.chip);
   // An unknown chip is gpumem-attach-rocdl-target's error; until then any
   // width will do.
   unsigned wavefront = options.wavefrontSize ? unsigned(options.wavefrontSize)
                        : chip                ? chip->defaultWavefrontSize
                                              : 64;
+  if (omit == "wavefront-subgroup-size")
+    wavefront = 32;
   addHostBuffersToDevice(pm, options.hostBuffers);
   addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks,
                            getPlanOptions(options, target, options.chip),
@@ -280,15 +282,21 @@ static void addAMDGPUFront(OpPassManager &pm, const Options &options,
 
 /// The rocm target's lowering of each gpu.module to LLVM dialect with ROCDL
 /// ops, everything the AMDGPU backend gets, after the module has its
-/// #rocdl.target for `chip`.
-static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chip) {
+/// #rocdl.target for `chip`; `omit` names a pass to leave out (tests of
+/// the tests).
+static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chip,
+                                   StringRef omit = "") {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(gpumem::createGPUMemReadDynamicSharedSizeROCDLPass());
-  device.addPass(gpumem::createGPUMemPrivateAllocasForROCDLPass());
-  device.addPass(gpumem::createGPUMemRewriteShufflesForROCDLPass());
+  if (omit != "gpumem-read-dynamic-shared-size-rocdl")
+    device.addPass(gpumem::createGPUMemReadDynamicSharedSizeROCDLPass());
+  if (omit != "gpumem-private-allocas-for-rocdl")
+    device.addPass(gpumem::createGPUMemPrivateAllocasForROCDLPass());
+  if (omit != "gpumem-rewrite-shuffles-for-rocdl")
+    device.addPass(gpumem::createGPUMemRewriteShufflesForROCDLPass());
   // Upstream's HIP printf zero-extends every integer to 64 bits: an i8 -7
   // would print as 249. C's promotions (what the NVVM fix-up does) first.
-  device.addPass(gpumem::createGPUMemPromotePrintfArgsForNVVMPass());
+  if (omit != "gpumem-promote-printf-args-for-nvvm")
+    device.addPass(gpumem::createGPUMemPromotePrintfArgsForNVVMPass());
   addStructuredLowering(device);
   device.addPass(gpumem::createGPUMemLowerVectorTransfersPass());
   ConvertGpuOpsToROCDLOpsOptions rocdl;
@@ -344,12 +352,20 @@ void gpumem::buildROCmEmuPipeline(OpPassManager &pm,
                                   const ROCmEmuPipelineOptions &options) {
   // No AMDGPU code is made: the target attribute only carries the chip,
   // wavefront size and features through the ROCDL lowering.
-  addAMDGPUFront(pm, options, "rocm-emu", 3, /*recordMemoryCalls=*/true);
-  addROCDLDeviceLowering(pm, options.chip);
+  addAMDGPUFront(pm, options, "rocm-emu", 3, /*recordMemoryCalls=*/true,
+                 options.omitPass);
+  addROCDLDeviceLowering(pm, options.chip, options.omitPass);
   GPUMemLowerROCDLToCPUPassOptions lowering;
   lowering.coroutines = options.coroutines;
   lowering.sanitize = options.sanitize;
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerROCDLToCPUPass(lowering));
+  // As on cuda-emu: every load, store and atomic is checked by address.
+  if (!options.sanitize.getValue().empty()) {
+    GPUMemSanitizeROCDLAccessesPassOptions sanitize;
+    sanitize.checks = options.sanitize;
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createGPUMemSanitizeROCDLAccessesPass(sanitize));
+  }
   GPUMemAttachCPUTargetPassOptions target;
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;
@@ -359,13 +375,6 @@ void gpumem::buildROCmEmuPipeline(OpPassManager &pm,
 
 void gpumem::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
-  // As on cuda-emu: every load, store and atomic is checked by address.
-  if (!options.sanitize.getValue().empty()) {
-    GPUMemSanitizeROCDLAccessesPassOptions sanitize;
-    sanitize.checks = options.sanitize;
-    pm.addNestedPass<gpu::GPUModuleOp>(
-        createGPUMemSanitizeROCDLAccessesPass(sanitize));
-  }
   addHostBuffersToDevice(pm, options.hostBuffers);
   // The cpu runtime names the source line of a failing copy or free, and
   // of an allocation in --sanitize's reports.

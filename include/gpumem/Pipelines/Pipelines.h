@@ -24,6 +24,14 @@ namespace gpumem {
   "gpumem-promote-printf-args-for-nvvm, gpumem-finalize-nvvm-shared-memory"
 constexpr const char *kOmittableNVIDIAPasses = GPUMEM_OMITTABLE_NVIDIA_PASSES;
 
+/// The AMD steps of the rocm-emu pipeline that `test-omit-pass` may name:
+/// the rocm target's passes, and the front's collectives as wide as the
+/// wavefront (else 32 lanes).
+#define GPUMEM_OMITTABLE_ROCM_PASSES                                           \
+  "gpumem-read-dynamic-shared-size-rocdl, gpumem-private-allocas-for-rocdl, "  \
+  "gpumem-rewrite-shuffles-for-rocdl, gpumem-promote-printf-args-for-nvvm, "   \
+  "gpumem-finalize-rocdl-kernels, wavefront-subgroup-size"
+
 /// The options both pipelines take, for their shared front.
 template <typename Derived>
 struct SharedPipelineOptions : public mlir::PassPipelineOptions<Derived> {
@@ -227,6 +235,13 @@ struct ROCmEmuPipelineOptions
                      "coroutines where they allow it, else on fibers "
                      "(gpumem-lower-rocdl-to-cpu)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> omitPass{
+      *this, "test-omit-pass",
+      // A literal: cl::desc keeps a reference, never a copy.
+      llvm::cl::desc("For testing the tests only: leave one of the AMD steps "
+                     "out of the lowering "
+                     "(" GPUMEM_OMITTABLE_ROCM_PASSES ")"),
+      llvm::cl::init("")};
 };
 
 /// Options of `gpumem-vulkan-pipeline`.

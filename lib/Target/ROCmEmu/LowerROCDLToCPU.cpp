@@ -12,7 +12,9 @@
 //    (the wave32 flag or feature, else the chip's default), its LDS per
 //    workgroup from the AMD chip table;
 //  - what is refused: ROCDL ops without a lowering here, inline AMDGPU
-//    assembly, other llvm.amdgcn intrinsics, private (scratch) globals;
+//    assembly, other llvm.amdgcn intrinsics, private (scratch) globals,
+//    and dynamic-size allocas outside private memory, which the AMDGPU
+//    backend cannot select;
 //  - ocml's __ocml_* math functions become libm's (OCMLFunctions.cpp);
 //  - ROCDL ops become context loads and runtime services (ROCDLOps.cpp,
 //    ROCDLWarpOps.cpp); rocdl.barrier and rocdl.s.barrier are workgroup
@@ -21,7 +23,8 @@
 //    the thread context (DispatchPacket.cpp), and LDS addresses are offsets
 //    in the block's arena, as on the GPU;
 //  - a kernel's rocdl.reqd_work_group_size is its known block size, its
-//    rocdl.flat_work_group_size's upper bound its max_threads.
+//    rocdl.flat_work_group_size's upper bound its max_threads (256, the
+//    ROCDL translation's default, when it has none).
 //===----------------------------------------------------------------------===//
 
 #include "ROCDLToCPU.h"
@@ -35,6 +38,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/Matchers.h"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMLOWERROCDLTOCPUPASS
@@ -65,6 +69,18 @@ LogicalResult checkROCDLOp(Operation *op) {
                                << "', which has no lowering on the rocm-emu "
                                   "target";
   }
+  // The AMDGPU backend cannot select a dynamic-size alloca outside private
+  // memory (dynamic_stackalloc): the rocm target fails there
+  // (gpumem-private-allocas-for-rocdl puts kernels' allocas in it).
+  if (auto alloca = dyn_cast<LLVM::AllocaOp>(op))
+    if (alloca.getType().getAddressSpace() != kPrivateAddressSpace &&
+        !matchPattern(alloca.getArraySize(), m_Constant()))
+      return op->emitOpError()
+             << "of a dynamic size in address space "
+             << alloca.getType().getAddressSpace()
+             << " cannot run on the rocm-emu target: the AMDGPU backend "
+                "allocates only private memory (address space 5) at run "
+                "time";
   if (auto global = dyn_cast<LLVM::GlobalOp>(op))
     if (global.getAddrSpace() == kPrivateAddressSpace)
       return op->emitOpError()
@@ -73,10 +89,17 @@ LogicalResult checkROCDLOp(Operation *op) {
   return success();
 }
 
+/// The flat workgroup size the ROCDL translation gives a kernel without
+/// one: the AMDGPU backend compiles it for at most these many work-items,
+/// and HIP refuses larger launches.
+constexpr int32_t kDefaultFlatWorkGroupSize = 256;
+
 /// The launch limits a kernel's ROCDL attributes state: the workgroup size
-/// it requires, and the upper bound of its flat workgroup size ("1,256").
+/// it requires, and the upper bound of its flat workgroup size ("1,256",
+/// else the translation's default).
 void readROCDLLaunchLimits(LLVM::LLVMFuncOp kernel,
                            gpumem::hostkernel::KernelTableEntry &entry) {
+  entry.maxThreads = kDefaultFlatWorkGroupSize;
   if (auto required = kernel->getAttrOfType<DenseI32ArrayAttr>(
           ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName())) {
     SmallVector<int32_t, 3> sizes(required.asArrayRef());

@@ -60,3 +60,16 @@ gpu.module @printf_string [#rocdl.target<chip = "gfx1100">] {
     llvm.return
   }
 }
+
+// -----
+
+// A dynamic-size alloca outside private memory (address space 5), as
+// upstream's ROCDL lowering makes one without gpumem-private-allocas-for-rocdl:
+// the AMDGPU backend cannot select it, so the rocm target fails on it.
+gpu.module @dynamic_generic_alloca [#rocdl.target<chip = "gfx90a">] {
+  llvm.func @k(%n: i64, %out: !llvm.ptr) attributes {gpu.kernel, rocdl.kernel} {
+    // expected-error @+1 {{'llvm.alloca' op of a dynamic size in address space 0 cannot run on the rocm-emu target: the AMDGPU backend allocates only private memory (address space 5) at run time}}
+    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+    llvm.return
+  }
+}

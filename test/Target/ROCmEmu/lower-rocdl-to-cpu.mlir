@@ -166,7 +166,7 @@ gpu.module @printf [#rocdl.target<chip = "gfx1100">] {
 // -----
 
 // Ops convert-gpu-to-rocdl does not make from gpu ops, written by hand, on
-// fibers (the dynamic alloca keeps the kernel off coroutines): waits and
+// fibers (the dynamic private alloca keeps the kernel off coroutines): waits and
 // scheduling hints go; ds_swizzle in bit-mask mode (0x041F: and 31, or 0,
 // xor 1) and quad-permute mode (0x801B: lanes 3, 2, 1, 0 of each quad)
 // reads the lane its pattern names with SHFL_IDX (3); ballot is
@@ -194,7 +194,7 @@ gpu.module @printf [#rocdl.target<chip = "gfx1100">] {
 // CHECK: llvm.trunc %[[RAW]] : i64 to i32
 gpu.module @swizzle [#rocdl.target<chip = "gfx1100">] {
   llvm.func @k(%n: i64, %out: !llvm.ptr, %p: i1) attributes {gpu.kernel, rocdl.kernel} {
-    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr<5>
     %v = llvm.load %out : !llvm.ptr -> i32
     rocdl.s.waitcnt 0
     rocdl.sched.barrier 0
@@ -258,7 +258,7 @@ gpu.module @swizzle [#rocdl.target<chip = "gfx1100">] {
 // CHECK: llvm.insertvalue %[[WARP]], %{{.*}}[15]
 gpu.module @wave64 [#rocdl.target<chip = "gfx90a">] {
   llvm.func @k(%n: i64, %out: !llvm.ptr, %addr: i32, %l: i32, %p: i1) attributes {gpu.kernel, rocdl.kernel} {
-    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+    %buffer = llvm.alloca %n x f32 : (i64) -> !llvm.ptr<5>
     %v = llvm.load %out : !llvm.ptr -> i32
     %a = rocdl.ds_bpermute %addr, %v : (i32, i32) -> i32
     %b = rocdl.readlane %v, %l : (i32, i32) -> i32
@@ -273,6 +273,27 @@ gpu.module @wave64 [#rocdl.target<chip = "gfx90a">] {
     %all = llvm.add %abce, %size : i32
     llvm.store %all, %out : i32, !llvm.ptr
     llvm.store %d, %out : i64, !llvm.ptr
+    llvm.return
+  }
+}
+
+// -----
+
+// A kernel's flat workgroup size bounds its launches (max_threads, field
+// 14 of the kernel record); one without it gets the ROCDL translation's
+// "1,256", which the AMDGPU backend compiles for.
+
+// CHECK-LABEL: gpu.module @flat_sizes
+// CHECK: llvm.mlir.global private constant @__gpumem_cpu_kernels
+// CHECK: %[[DEFAULT:.*]] = llvm.mlir.constant(256 : i32) : i32
+// CHECK: llvm.insertvalue %[[DEFAULT]], %{{.*}}[14]
+// CHECK: %[[STATED:.*]] = llvm.mlir.constant(1024 : i32) : i32
+// CHECK: llvm.insertvalue %[[STATED]], %{{.*}}[14]
+gpu.module @flat_sizes [#rocdl.target<chip = "gfx90a">] {
+  llvm.func @unbounded() attributes {gpu.kernel, rocdl.kernel} {
+    llvm.return
+  }
+  llvm.func @bounded() attributes {gpu.kernel, rocdl.kernel, rocdl.flat_work_group_size = "1,1024"} {
     llvm.return
   }
 }

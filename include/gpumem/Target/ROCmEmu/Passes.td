@@ -33,7 +33,11 @@ def GPUMemLowerROCDLToCPUPass
       are erased.
 
     Anything else AMD-specific (other ROCDL ops, inline AMDGPU assembly,
-    other `llvm.amdgcn.*` intrinsics, private globals) is a located error.
+    other `llvm.amdgcn.*` intrinsics, private globals, a dynamic-size
+    `llvm.alloca` outside private memory, which the AMDGPU backend cannot
+    select) is a located error. A kernel's `rocdl.flat_work_group_size`
+    bounds its launches, 256 work-items without one (the ROCDL
+    translation's default).
     Each kernel `K` becomes `__gpumem_kernel_K` and `__gpumem_run_thread_K`;
     `K` stays an empty stub, and the module exports its kernel table with
     the chip and its LDS limit. The module's targets are removed:
