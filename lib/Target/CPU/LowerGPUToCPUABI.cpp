@@ -6,6 +6,8 @@
 // Algorithm, on one gpu.module:
 //  1. (gpu.all_reduce, gpu.subgroup_reduce and gpu.subgroup_id were
 //     rewritten by gpumem-lower-gpu-collectives before this pass.)
+//     gpu.subgroup_mma_* and nvgpu's async copies become per-thread vector
+//     code (LowerMMAToCPU.cpp).
 //  2. Functions that contain gpu.barrier or gpu.shuffle, and their callers,
 //     need fibers.
 //  3. The block's workgroup arena: module-level workgroup globals first, at
@@ -37,6 +39,7 @@
 #include "BarrierFission.h"
 #include "GPUToCPUServices.h"
 #include "LaunchWrappers.h"
+#include "LowerMMAToCPU.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Target/CPU/Passes.h"
@@ -49,8 +52,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
@@ -108,6 +113,9 @@ private:
 
 LogicalResult ABILowering::run() {
   converter = hostkernel::createHostTypeConverter(context);
+  // Fragments and async copies first: fission then sees plain vector code.
+  if (failed(cpu::lowerFragmentsAndAsyncCopies(gpuModule)))
+    return failure();
   if (failed(layOutModuleGlobals()))
     return failure();
   needsFibers =

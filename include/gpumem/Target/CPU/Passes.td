@@ -119,8 +119,10 @@ def GPUMemLowerGPUToCPUABIPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GPUMemSanitizeMemoryAccessesPass

@@ -1,0 +1,612 @@
+//===----------------------------------------------------------------------===//
+// Tensor-core fragments and asynchronous copies on the cpu target.
+//
+// The gpu dialect leaves the layout of `!gpu.mma_matrix` opaque; the cpu
+// target chooses one in which every thread computes alone, so these ops need
+// no rendezvous of the warp (no fibers) and the warp does exactly M*N*K
+// multiply-adds:
+//  - an AOp or BOp fragment (MxK, KxN) is the whole matrix, row-major, in
+//    every lane: a vector<M*K x T>;
+//  - a COp fragment (MxN) is the lane's share: S = ceil(M*N/32) consecutive
+//    elements of the row-major matrix, lane l owning [l*S, l*S+S) (elements
+//    past M*N are padding): a vector<S x T>. Lane l is gpu.lane_id.
+// Signed and unsigned i8 become i8 (the ops keep the signedness).
+// Ops, each rewritten by one conversion pattern (dialect conversion, with
+// scf.for/if/while carrying fragments converted structurally):
+//  - load_matrix: element (r, c) is at `index + r*ld + c` (`c*ld + r` when
+//    transposed) of the memref viewed as one row-major dimension; A/B load
+//    every stored row as one vector, C the lane's share (one vector when it
+//    lies in one row).
+//  - store_matrix: the lane's share, likewise.
+//  - constant_matrix: a splat; elementwise: the arith op on the vectors.
+//  - compute: the lane's share of C + A*B. Products and sums in f32 (i32
+//    for integers), rounded to the result's type at the end. When the share
+//    is a segment of one row (32 divides M*N, S divides N), each k adds
+//    A[r][k] times the segment of B's row k: S-wide FMAs, the segment chosen
+//    among N/S static slices by select.
+//  - nvgpu.device_async_copy: copied when issued (a masked load zero-fills
+//    past src-elements); the token is an i32, create_group and wait do
+//    nothing (docs/decisions.md).
+//===----------------------------------------------------------------------===//
+
+#include "LowerMMAToCPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kLanes = 32;
+
+bool isFragmentOrToken(Type type) {
+  return isa<gpu::MMAMatrixType, nvgpu::DeviceAsyncTokenType>(type);
+}
+
+Type signless(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+/// Elements of a COp fragment each lane holds.
+int64_t shareSize(int64_t rows, int64_t cols) {
+  return llvm::divideCeil(rows * cols, kLanes);
+}
+
+VectorType fragmentVector(gpu::MMAMatrixType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t size = type.getOperand() == "COp" ? shareSize(shape[0], shape[1])
+                                            : shape[0] * shape[1];
+  return VectorType::get({size}, signless(type.getElementType()));
+}
+
+/// The lane's share starts at lane * S and is a segment of one row.
+bool shareIsRowSegment(int64_t rows, int64_t cols) {
+  int64_t share = shareSize(rows, cols);
+  return (rows * cols) % kLanes == 0 && cols % share == 0;
+}
+
+Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// `memref` as one row-major dimension, and `indices` as a position in it.
+/// Only contiguous row-major memrefs have one.
+FailureOr<std::pair<Value, Value>> flatView(OpBuilder &b, Location loc,
+                                            Value memref, ValueRange indices,
+                                            Operation *op) {
+  auto type = cast<MemRefType>(memref.getType());
+  bool unitStride1D = false;
+  if (type.getRank() == 1) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    unitStride1D =
+        succeeded(type.getStridesAndOffset(strides, offset)) && strides[0] == 1;
+  }
+  if (type.getRank() == 0 || (!type.getLayout().isIdentity() && !unitStride1D))
+    return op->emitOpError()
+           << "on the cpu target needs a memref of row-major contiguous "
+              "layout, not "
+           << type;
+  if (type.getRank() == 1)
+    return std::make_pair(memref, indices[0]);
+  Value flat = indices[0];
+  for (int64_t d = 1; d < type.getRank(); ++d) {
+    Value size = memref::DimOp::create(b, loc, memref, d);
+    flat = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, flat, size), indices[d]);
+  }
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all[0].push_back(d);
+  Value view = memref::CollapseShapeOp::create(b, loc, memref, all);
+  return std::make_pair(view, flat);
+}
+
+Value laneShareStart(OpBuilder &b, Location loc, int64_t share) {
+  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+  return arith::MulIOp::create(b, loc, lane, constantIndex(b, loc, share));
+}
+
+/// Position of element `element` (row-major in rows x cols) in the flat
+/// memory: base + r*ld + c, or base + c*ld + r when transposed.
+Value elementOffset(OpBuilder &b, Location loc, Value base, Value element,
+                    int64_t cols, int64_t ld, bool transpose) {
+  Value c64 = constantIndex(b, loc, cols);
+  Value r = arith::DivUIOp::create(b, loc, element, c64);
+  Value c = arith::RemUIOp::create(b, loc, element, c64);
+  if (transpose)
+    std::swap(r, c);
+  Value rowStart = arith::MulIOp::create(b, loc, r, constantIndex(b, loc, ld));
+  return arith::AddIOp::create(b, loc, base,
+                               arith::AddIOp::create(b, loc, rowStart, c));
+}
+
+Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
+/// Elements of `value` (scalar or vector) widened to `to`'s width.
+Value extend(OpBuilder &b, Location loc, Value value, Type to,
+             bool isUnsigned) {
+  Type from = getElementTypeOrSelf(value.getType());
+  if (from == to)
+    return value;
+  Type target = to;
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    target = vector.clone(to);
+  if (isa<FloatType>(from))
+    return arith::ExtFOp::create(b, loc, target, value);
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, target, value);
+  return arith::ExtSIOp::create(b, loc, target, value);
+}
+
+Value truncate(OpBuilder &b, Location loc, Value value, Type to) {
+  Type from = getElementTypeOrSelf(value.getType());
+  if (from == to)
+    return value;
+  Type target = to;
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    target = vector.clone(to);
+  if (isa<FloatType>(from))
+    return arith::TruncFOp::create(b, loc, target, value);
+  return arith::TruncIOp::create(b, loc, target, value);
+}
+
+//===----------------------------------------------------------------------===//
+// Fragment loads and stores
+//===----------------------------------------------------------------------===//
+
+struct LoadMatrixLowering : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
+    VectorType vector = fragmentVector(type);
+    Type element = vector.getElementType();
+    if (op.getSrcMemref().getType().getElementType() != element)
+      return op.emitOpError()
+             << "on the cpu target loads " << type.getElementType()
+             << " fragments from memrefs of " << element << " only";
+    FailureOr<std::pair<Value, Value>> flat = flatView(
+        rewriter, loc, adaptor.getSrcMemref(), adaptor.getIndices(), op);
+    if (failed(flat))
+      return failure();
+    auto [memref, base] = *flat;
+    int64_t rows = type.getShape()[0], cols = type.getShape()[1];
+    int64_t ld = op.getLeadDimension().getSExtValue();
+    bool transpose = op.getTranspose().value_or(false);
+    Value result;
+    if (type.getOperand() != "COp") {
+      // The whole matrix: each stored row is one vector load.
+      int64_t storedRows = transpose ? cols : rows;
+      int64_t storedCols = transpose ? rows : cols;
+      auto rowType = VectorType::get({storedCols}, element);
+      result = zeroOf(rewriter, loc, vector);
+      for (int64_t s = 0; s < storedRows; ++s) {
+        Value at = arith::AddIOp::create(rewriter, loc, base,
+                                         constantIndex(rewriter, loc, s * ld));
+        Value row = vector::LoadOp::create(rewriter, loc, rowType, memref, at);
+        result = vector::InsertStridedSliceOp::create(
+            rewriter, loc, row, result, ArrayRef<int64_t>{s * storedCols},
+            ArrayRef<int64_t>{1});
+      }
+      if (transpose) {
+        SmallVector<int64_t> mask;
+        for (int64_t i = 0; i < rows * cols; ++i)
+          mask.push_back((i % cols) * rows + i / cols);
+        result = vector::ShuffleOp::create(rewriter, loc, result, result, mask);
+      }
+    } else {
+      int64_t share = shareSize(rows, cols);
+      Value start = laneShareStart(rewriter, loc, share);
+      if (!transpose && shareIsRowSegment(rows, cols)) {
+        Value at =
+            elementOffset(rewriter, loc, base, start, cols, ld, transpose);
+        result = vector::LoadOp::create(rewriter, loc, vector, memref, at);
+      } else {
+        result = zeroOf(rewriter, loc, vector);
+        for (int64_t j = 0; j < share; ++j) {
+          Value e = arith::AddIOp::create(rewriter, loc, start,
+                                          constantIndex(rewriter, loc, j));
+          Value inside =
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, e,
+                                    constantIndex(rewriter, loc, rows * cols));
+          auto ifOp = scf::IfOp::create(rewriter, loc, element, inside,
+                                        /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard guard(rewriter);
+            rewriter.setInsertionPointToStart(ifOp.thenBlock());
+            Value at =
+                elementOffset(rewriter, loc, base, e, cols, ld, transpose);
+            scf::YieldOp::create(
+                rewriter, loc,
+                ValueRange{memref::LoadOp::create(rewriter, loc, memref, at)});
+            rewriter.setInsertionPointToStart(ifOp.elseBlock());
+            scf::YieldOp::create(rewriter, loc,
+                                 ValueRange{zeroOf(rewriter, loc, element)});
+          }
+          result = vector::InsertOp::create(rewriter, loc, ifOp.getResult(0),
+                                            result, j);
+        }
+      }
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StoreMatrixLowering
+    : OpConversionPattern<gpu::SubgroupMmaStoreMatrixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaStoreMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<gpu::MMAMatrixType>(op.getSrc().getType());
+    Type element = signless(type.getElementType());
+    if (op.getDstMemref().getType().getElementType() != element)
+      return op.emitOpError()
+             << "on the cpu target stores " << type.getElementType()
+             << " fragments to memrefs of " << element << " only";
+    FailureOr<std::pair<Value, Value>> flat = flatView(
+        rewriter, loc, adaptor.getDstMemref(), adaptor.getIndices(), op);
+    if (failed(flat))
+      return failure();
+    auto [memref, base] = *flat;
+    int64_t rows = type.getShape()[0], cols = type.getShape()[1];
+    int64_t ld = op.getLeadDimension().getSExtValue();
+    bool transpose = op.getTranspose().value_or(false);
+    int64_t share = shareSize(rows, cols);
+    Value value = adaptor.getSrc();
+    Value start = laneShareStart(rewriter, loc, share);
+    if (!transpose && shareIsRowSegment(rows, cols)) {
+      Value at = elementOffset(rewriter, loc, base, start, cols, ld, transpose);
+      vector::StoreOp::create(rewriter, loc, value, memref, at);
+    } else {
+      for (int64_t j = 0; j < share; ++j) {
+        Value e = arith::AddIOp::create(rewriter, loc, start,
+                                        constantIndex(rewriter, loc, j));
+        Value inside =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, e,
+                                  constantIndex(rewriter, loc, rows * cols));
+        auto ifOp = scf::IfOp::create(rewriter, loc, inside,
+                                      /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        Value at = elementOffset(rewriter, loc, base, e, cols, ld, transpose);
+        Value scalar = vector::ExtractOp::create(rewriter, loc, value, j);
+        memref::StoreOp::create(rewriter, loc, scalar, memref, at);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+struct ConstantMatrixLowering
+    : OpConversionPattern<gpu::SubgroupMmaConstantMatrixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaConstantMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    VectorType vector =
+        fragmentVector(cast<gpu::MMAMatrixType>(op.getRes().getType()));
+    if (adaptor.getValue().getType() != vector.getElementType())
+      return op.emitOpError() << "on the cpu target needs a signless value";
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, vector,
+                                                     adaptor.getValue());
+    return success();
+  }
+};
+
+struct ElementwiseLowering
+    : OpConversionPattern<gpu::SubgroupMmaElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<gpu::MMAMatrixType>(op.getRes().getType());
+    for (Value operand : op.getArgs())
+      if (cast<gpu::MMAMatrixType>(operand.getType()).getOperand() !=
+          resultType.getOperand())
+        return op.emitOpError() << "on the cpu target needs operands of the "
+                                   "result's operand kind";
+    VectorType vector = fragmentVector(resultType);
+    ValueRange x = adaptor.getArgs();
+    Value r;
+    switch (op.getOpType()) {
+    case gpu::MMAElementwiseOp::ADDF:
+      r = arith::AddFOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::MULF:
+      r = arith::MulFOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::SUBF:
+      r = arith::SubFOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::MAXF:
+      r = arith::MaximumFOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::MINF:
+      r = arith::MinimumFOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::DIVF:
+      r = arith::DivFOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::ADDI:
+      r = arith::AddIOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::MULI:
+      r = arith::MulIOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::SUBI:
+      r = arith::SubIOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::DIVS:
+      r = arith::DivSIOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::DIVU:
+      r = arith::DivUIOp::create(rewriter, loc, x[0], x[1]);
+      break;
+    case gpu::MMAElementwiseOp::NEGATEF:
+      r = arith::NegFOp::create(rewriter, loc, x[0]);
+      break;
+    case gpu::MMAElementwiseOp::NEGATES:
+      r = arith::SubIOp::create(rewriter, loc, zeroOf(rewriter, loc, vector),
+                                x[0]);
+      break;
+    case gpu::MMAElementwiseOp::EXTF:
+      r = arith::ExtFOp::create(rewriter, loc, vector, x[0]);
+      break;
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// compute
+//===----------------------------------------------------------------------===//
+
+struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aType = cast<gpu::MMAMatrixType>(op.getOpA().getType());
+    auto bType = cast<gpu::MMAMatrixType>(op.getOpB().getType());
+    auto cType = cast<gpu::MMAMatrixType>(op.getOpC().getType());
+    int64_t m = aType.getShape()[0], k = aType.getShape()[1];
+    int64_t n = bType.getShape()[1];
+    Type resultElement = signless(cType.getElementType());
+    bool isFloat = isa<FloatType>(resultElement);
+    Type acc =
+        isFloat ? Type(rewriter.getF32Type()) : Type(rewriter.getI32Type());
+    if (isFloat && resultElement.getIntOrFloatBitWidth() > 32)
+      acc = resultElement;
+    bool aUnsigned = aType.getElementType().isUnsignedInteger();
+    bool bUnsigned = bType.getElementType().isUnsignedInteger();
+    Value a = adaptor.getOpA(), b = adaptor.getOpB(), c = adaptor.getOpC();
+    int64_t share = shareSize(m, n);
+    auto shareType = VectorType::get({share}, acc);
+    Value start = laneShareStart(rewriter, loc, share);
+    auto multiplyAdd = [&](Value x, Value y, Value sum) -> Value {
+      if (isFloat)
+        return isa<VectorType>(sum.getType())
+                   ? Value(vector::FMAOp::create(rewriter, loc, x, y, sum))
+                   : Value(math::FmaOp::create(rewriter, loc, x, y, sum));
+      return arith::AddIOp::create(rewriter, loc, sum,
+                                   arith::MulIOp::create(rewriter, loc, x, y));
+    };
+    Value result;
+    if (shareIsRowSegment(m, n)) {
+      // acc[0:S] += A[r][kk] * B[kk][c0:c0+S] for each kk.
+      Value nIndex = constantIndex(rewriter, loc, n);
+      Value r = arith::DivUIOp::create(rewriter, loc, start, nIndex);
+      Value segment = arith::DivUIOp::create(
+          rewriter, loc, arith::RemUIOp::create(rewriter, loc, start, nIndex),
+          constantIndex(rewriter, loc, share));
+      SmallVector<Value> isSegment;
+      for (int64_t s = 0; s < n / share; ++s)
+        isSegment.push_back(
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  segment, constantIndex(rewriter, loc, s)));
+      Value rowStart = arith::MulIOp::create(rewriter, loc, r,
+                                             constantIndex(rewriter, loc, k));
+      Value sum = extend(rewriter, loc, c, acc, false);
+      for (int64_t kk = 0; kk < k; ++kk) {
+        Value at = arith::AddIOp::create(rewriter, loc, rowStart,
+                                         constantIndex(rewriter, loc, kk));
+        Value x = vector::ExtractOp::create(rewriter, loc, a, OpFoldResult(at));
+        x = extend(rewriter, loc, x, acc, aUnsigned);
+        x = vector::BroadcastOp::create(rewriter, loc, shareType, x);
+        Value y;
+        for (int64_t s = n / share - 1; s >= 0; --s) {
+          Value slice = vector::ExtractStridedSliceOp::create(
+              rewriter, loc, b, ArrayRef<int64_t>{kk * n + s * share},
+              ArrayRef<int64_t>{share}, ArrayRef<int64_t>{1});
+          y = y ? Value(arith::SelectOp::create(rewriter, loc, isSegment[s],
+                                                slice, y))
+                : slice;
+        }
+        y = extend(rewriter, loc, y, acc, bUnsigned);
+        sum = multiplyAdd(x, y, sum);
+      }
+      result = truncate(rewriter, loc, sum, resultElement);
+    } else {
+      // Element by element, with the padding past M*N left as it is.
+      result = c;
+      for (int64_t j = 0; j < share; ++j) {
+        Value e = arith::AddIOp::create(rewriter, loc, start,
+                                        constantIndex(rewriter, loc, j));
+        Value inside =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, e,
+                                  constantIndex(rewriter, loc, m * n));
+        Value old = vector::ExtractOp::create(rewriter, loc, c, j);
+        auto ifOp = scf::IfOp::create(rewriter, loc, resultElement, inside,
+                                      /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(ifOp.thenBlock());
+          Value nIndex = constantIndex(rewriter, loc, n);
+          Value r = arith::DivUIOp::create(rewriter, loc, e, nIndex);
+          Value col = arith::RemUIOp::create(rewriter, loc, e, nIndex);
+          Value rowStart = arith::MulIOp::create(
+              rewriter, loc, r, constantIndex(rewriter, loc, k));
+          Value sum = extend(rewriter, loc, old, acc, false);
+          for (int64_t kk = 0; kk < k; ++kk) {
+            Value ai = arith::AddIOp::create(rewriter, loc, rowStart,
+                                             constantIndex(rewriter, loc, kk));
+            Value bi = arith::AddIOp::create(
+                rewriter, loc, col, constantIndex(rewriter, loc, kk * n));
+            Value x = extend(
+                rewriter, loc,
+                vector::ExtractOp::create(rewriter, loc, a, OpFoldResult(ai)),
+                acc, aUnsigned);
+            Value y = extend(
+                rewriter, loc,
+                vector::ExtractOp::create(rewriter, loc, b, OpFoldResult(bi)),
+                acc, bUnsigned);
+            sum = multiplyAdd(x, y, sum);
+          }
+          scf::YieldOp::create(
+              rewriter, loc,
+              ValueRange{truncate(rewriter, loc, sum, resultElement)});
+          rewriter.setInsertionPointToStart(ifOp.elseBlock());
+          scf::YieldOp::create(rewriter, loc, ValueRange{old});
+        }
+        result = vector::InsertOp::create(rewriter, loc, ifOp.getResult(0),
+                                          result, j);
+      }
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies
+//===----------------------------------------------------------------------===//
+
+struct AsyncCopyLowering : OpConversionPattern<nvgpu::DeviceAsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = op.getSrc().getType().getElementType();
+    int64_t count = op.getDstElements().getSExtValue();
+    auto type = VectorType::get({count}, element);
+    Value data;
+    if (Value srcElements = adaptor.getSrcElements()) {
+      auto maskType = VectorType::get({count}, rewriter.getI1Type());
+      Value mask = vector::CreateMaskOp::create(
+          rewriter, loc, maskType, ArrayRef<OpFoldResult>{srcElements});
+      data = vector::MaskedLoadOp::create(rewriter, loc, type, adaptor.getSrc(),
+                                          adaptor.getSrcIndices(), mask,
+                                          zeroOf(rewriter, loc, type));
+    } else {
+      data = vector::LoadOp::create(rewriter, loc, type, adaptor.getSrc(),
+                                    adaptor.getSrcIndices());
+    }
+    vector::StoreOp::create(rewriter, loc, data, adaptor.getDst(),
+                            adaptor.getDstIndices());
+    rewriter.replaceOp(op, zeroOf(rewriter, loc, rewriter.getI32Type()));
+    return success();
+  }
+};
+
+struct AsyncGroupLowering
+    : OpConversionPattern<nvgpu::DeviceAsyncCreateGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncCreateGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op,
+                       zeroOf(rewriter, op.getLoc(), rewriter.getI32Type()));
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : OpConversionPattern<nvgpu::DeviceAsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+LogicalResult
+gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
+  // Fragments and tokens may flow through scf only.
+  WalkResult misplaced = module.walk([](Operation *op) {
+    if (isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
+            gpu::SubgroupMmaConstantMatrixOp, gpu::SubgroupMmaElementwiseOp,
+            gpu::SubgroupMmaComputeOp, nvgpu::DeviceAsyncCopyOp,
+            nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp,
+            scf::ForOp, scf::IfOp, scf::WhileOp, scf::YieldOp,
+            scf::ConditionOp>(op))
+      return WalkResult::advance();
+    auto types =
+        llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
+    bool argument = false;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          argument |= isFragmentOrToken(arg.getType());
+    if (llvm::any_of(types, isFragmentOrToken) || argument) {
+      op->emitOpError() << "carries a !gpu.mma_matrix or async token value, "
+                           "which the cpu target supports only in "
+                           "scf.for, scf.if and scf.while";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (misplaced.wasInterrupted())
+    return failure();
+
+  MLIRContext *context = module.getContext();
+  TypeConverter converter;
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion(
+      [](gpu::MMAMatrixType type) -> Type { return fragmentVector(type); });
+  converter.addConversion([](nvgpu::DeviceAsyncTokenType type) -> Type {
+    return IntegerType::get(type.getContext(), 32);
+  });
+  ConversionTarget target(*context);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addIllegalOp<
+      gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
+      gpu::SubgroupMmaConstantMatrixOp, gpu::SubgroupMmaElementwiseOp,
+      gpu::SubgroupMmaComputeOp, nvgpu::DeviceAsyncCopyOp,
+      nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>();
+  RewritePatternSet patterns(context);
+  patterns.add<LoadMatrixLowering, StoreMatrixLowering, ConstantMatrixLowering,
+               ElementwiseLowering, ComputeLowering, AsyncCopyLowering,
+               AsyncGroupLowering, AsyncWaitLowering>(converter, context);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  return applyPartialConversion(module, target, std::move(patterns));
+}

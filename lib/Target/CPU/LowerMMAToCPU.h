@@ -1,0 +1,22 @@
+//===----------------------------------------------------------------------===//
+// The cpu target's lowering of tensor-core fragments (gpu.subgroup_mma_*) and
+// of nvgpu's asynchronous copies to vector, memref, arith and scf ops that
+// every thread runs alone (LowerMMAToCPU.cpp says the fragment layout).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_LIB_TARGET_CPU_LOWERMMATOCPU_H
+#define GPUMEM_LIB_TARGET_CPU_LOWERMMATOCPU_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace gpumem::cpu {
+
+/// Rewrites every gpu.subgroup_mma_* op, nvgpu.device_async_copy,
+/// device_async_create_group and device_async_wait of `module`, and the
+/// scf.for/if/while ops that carry their values. An op it cannot lower gets a
+/// located error and the result is failure.
+mlir::LogicalResult lowerFragmentsAndAsyncCopies(mlir::gpu::GPUModuleOp module);
+
+} // namespace gpumem::cpu
+
+#endif // GPUMEM_LIB_TARGET_CPU_LOWERMMATOCPU_H
