@@ -177,7 +177,7 @@ void BlockRunner::checkWarpSyncArrival(uint32_t index, int32_t op,
 uint64_t BlockRunner::warpSync(GPUMemThreadContext *ctx, int32_t op,
                                uint64_t memberMask, uint64_t value, int32_t b,
                                int32_t c, int32_t *pred, const char *location) {
-  if (op < 0 || op > GPUMEM_WARP_SYNC)
+  if (op < 0 || op > GPUMEM_WARP_MATRIX)
     fatal("kernel '%s': unknown warp operation %d at %s", ctx->kernelName, op,
           locationOr(location));
   int32_t predicate = 0;

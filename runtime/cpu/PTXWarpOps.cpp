@@ -135,6 +135,12 @@ uint64_t gpumem::cpu::ptxWarpResult(int32_t op, uint32_t lane,
                                     const WarpOperands lanes[], int32_t *pred,
                                     uint32_t warpSize) {
   *pred = 0;
+  if (op == GPUMEM_WARP_MATRIX) {
+    // Once for the warp, before any lane resumes.
+    if (lane == uint32_t(__builtin_ctzll(memberMask)))
+      ptxMatrixOp(lanes[lane].b, lanes);
+    return 0;
+  }
   if (op <= GPUMEM_WARP_SHFL_IDX)
     return shuffle(op, lane, memberMask, lanes, pred, warpSize);
   if (op >= GPUMEM_WARP_REDUX_ADD && op <= GPUMEM_WARP_REDUX_XOR)
@@ -196,12 +202,17 @@ uint64_t gpumem::cpu::activeLanesWarpResult(int32_t op, uint32_t lane,
 
 const char *gpumem::cpu::ptxWarpOpName(int32_t op) {
   static const char *const names[] = {
-      "shfl.sync.bfly",  "shfl.sync.up",   "shfl.sync.down", "shfl.sync.idx",
-      "vote.sync.all",   "vote.sync.any",  "vote.sync.uni",  "vote.sync.ballot",
-      "redux.sync.add",  "redux.sync.min", "redux.sync.max", "redux.sync.umin",
-      "redux.sync.umax", "redux.sync.and", "redux.sync.or",  "redux.sync.xor",
-      "match.any.sync",  "match.all.sync", "bar.warp.sync"};
-  if (op < 0 || op > GPUMEM_WARP_SYNC)
+      "shfl.sync.bfly",  "shfl.sync.up",
+      "shfl.sync.down",  "shfl.sync.idx",
+      "vote.sync.all",   "vote.sync.any",
+      "vote.sync.uni",   "vote.sync.ballot",
+      "redux.sync.add",  "redux.sync.min",
+      "redux.sync.max",  "redux.sync.umin",
+      "redux.sync.umax", "redux.sync.and",
+      "redux.sync.or",   "redux.sync.xor",
+      "match.any.sync",  "match.all.sync",
+      "bar.warp.sync",   "warp-level matrix instruction"};
+  if (op < 0 || op > GPUMEM_WARP_MATRIX)
     return "unknown warp operation";
   return names[op];
 }

@@ -40,6 +40,11 @@ uint64_t activeLanesWarpResult(int32_t op, uint32_t lane, uint64_t active,
                                const WarpOperands lanes[], int32_t *pred,
                                uint32_t warpSize);
 
+/// GPUMEM_WARP_MATRIX: the warp-level matrix instruction `descriptor`
+/// (gpumem/Runtime/PTXMatrix.h) for the 32 lanes of `lanes`, whose values
+/// are their records (PTXMatrixOps.cpp).
+void ptxMatrixOp(int32_t descriptor, const WarpOperands lanes[]);
+
 /// The PTX mnemonic of `op`, for messages ("shfl.sync.idx").
 const char *ptxWarpOpName(int32_t op);
 

@@ -234,7 +234,10 @@ enum GPUMemWarpOp {
   GPUMEM_WARP_REDUX_XOR = 15,
   GPUMEM_WARP_MATCH_ANY = 16, /* match.sync on 32- or 64-bit values */
   GPUMEM_WARP_MATCH_ALL = 17,
-  GPUMEM_WARP_SYNC = 18 /* bar.warp.sync */
+  GPUMEM_WARP_SYNC = 18,  /* bar.warp.sync */
+  GPUMEM_WARP_MATRIX = 19 /* wmma, mma.sync, ldmatrix over the full warp:
+                             value is the lane's record, b the descriptor
+                             (gpumem/Runtime/PTXMatrix.h) */
 };
 
 /* One thread's view of its launch. Field offsets are part of the ABI. */

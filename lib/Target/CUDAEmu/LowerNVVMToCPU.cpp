@@ -8,13 +8,14 @@
 // context argument, coroutine kernels, address spaces, the kernel table) is
 // the host-kernel layer's lowerDeviceModuleToHost
 // (../HostKernel/DeviceModuleToHost.cpp). This pass describes NVVM to it:
-//  - what is refused: NVVM ops without a lowering here (tensor cores, TMA,
+//  - what is refused: NVVM ops without a lowering here (TMA,
 //    barrier.red, redux on floats), inline PTX, other llvm.nvvm
 //    intrinsics, .local variables;
 //  - libdevice's __nv_* math functions become libm's (NVVMLibdevice.cpp);
 //  - NVVM ops become context loads (special registers) and runtime services
-//    (bar.sync, shfl/vote/redux/match.sync, vprintf, __assertfail) through
-//    ctx->services (NVVMOps.cpp, NVVMWarpOps.cpp); fences become host
+//    (bar.sync, shfl/vote/redux/match.sync, the warp-level matrix ops,
+//    vprintf, __assertfail) through ctx->services (NVVMOps.cpp,
+//    NVVMWarpOps.cpp, NVVMMatrixOps.cpp); fences become host
 //    fences; bar.sync and the warp operations wait, barrier0 is a block
 //    barrier;
 //  - the chip's shared memory per block and %nwarpid come from the NVIDIA
@@ -49,7 +50,8 @@ namespace {
 /// Ops that make a kernel need fibers: a thread waits for others there.
 bool isSynchronizing(Operation *op) {
   return isa<NVVM::Barrier0Op, NVVM::BarrierOp, NVVM::ShflOp, NVVM::VoteSyncOp,
-             NVVM::ReduxOp, NVVM::MatchSyncOp, NVVM::SyncWarpOp>(op);
+             NVVM::ReduxOp, NVVM::MatchSyncOp, NVVM::SyncWarpOp>(op) ||
+         isMatrixOp(op);
 }
 
 /// The NVVM ops populateNVVMToCPUPatterns lowers.
@@ -61,6 +63,8 @@ bool isSupportedNVVMOp(Operation *op) {
 
 /// cuda-emu's refusals (DeviceDialect::checkOp).
 LogicalResult checkNVVMOp(Operation *op) {
+  if (isMatrixOp(op))
+    return checkMatrixOp(op);
   if (isa<NVVM::NVVMDialect>(op->getDialect()) && !isSupportedNVVMOp(op))
     return op->emitOpError()
            << "has no lowering on the cuda-emu target, which runs the NVVM "

@@ -48,6 +48,11 @@ public:
 void populateWarpOpPatterns(mlir::RewritePatternSet &patterns,
                             DeviceFunctionState &state);
 
+/// The patterns of the warp-level matrix ops (wmma, mma.sync, ldmatrix),
+/// in NVVMMatrixOps.cpp.
+void populateMatrixOpPatterns(mlir::RewritePatternSet &patterns,
+                              DeviceFunctionState &state);
+
 } // namespace gpumem::cudaemu::nvvmops
 
 #endif // GPUMEM_LIB_TARGET_CUDAEMU_NVVMOPLOWERING_H

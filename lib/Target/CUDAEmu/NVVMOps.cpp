@@ -292,4 +292,5 @@ void gpumem::cudaemu::populateNVVMToCPUPatterns(RewritePatternSet &patterns,
            FenceLowering<NVVM::MembarOp>, FenceLowering<NVVM::FenceScClusterOp>,
            VprintfLowering, AssertFailLowering>(context, state);
   populateWarpOpPatterns(patterns, state);
+  populateMatrixOpPatterns(patterns, state);
 }

@@ -48,6 +48,12 @@ using ContextAccess = gpumem::hostkernel::ContextAccess;
 void populateNVVMToCPUPatterns(mlir::RewritePatternSet &patterns,
                                DeviceFunctionState &state);
 
+/// Whether `op` is a warp-level matrix op (wmma, mma.sync, ldmatrix;
+/// NVVMMatrixOps.cpp), and the located error for one whose shape or type
+/// the runtime does not implement.
+bool isMatrixOp(mlir::Operation *op);
+mlir::LogicalResult checkMatrixOp(mlir::Operation *op);
+
 using hostkernel::inlineSynchronizingCalls;
 using hostkernel::kSuspendAfterAttr;
 using hostkernel::makeCoroutine;
