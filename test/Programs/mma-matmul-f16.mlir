@@ -1,4 +1,5 @@
 // RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // A 32x16x16 f16 matmul with f32 accumulate on tensor-core fragments: one
 // block of two warps, warp w computes rows 16w..16w+15 of C = A*B + C0 with

@@ -1,3 +1,4 @@
+// RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // A 16x16x16 tensor-core matmul with an f16 accumulator whose result is

@@ -1,3 +1,4 @@
+// RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // An 8x8x4 tensor-core matmul on f64 (sm_80's double-precision mma), one

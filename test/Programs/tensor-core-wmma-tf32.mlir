@@ -1,3 +1,4 @@
+// RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // A 16x16x8 tensor-core matmul with tf32 inputs (f32 memrefs, which the
