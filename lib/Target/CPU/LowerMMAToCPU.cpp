@@ -192,8 +192,13 @@ struct LoadMatrixLowering : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
       // The whole matrix: each stored row is one vector load.
       int64_t storedRows = transpose ? cols : rows;
       int64_t storedCols = transpose ? rows : cols;
-      auto rowType = VectorType::get({storedCols}, element);
       result = zeroOf(rewriter, loc, vector);
+      // Contiguous rows: one load.
+      if (ld == storedCols) {
+        storedCols *= storedRows;
+        storedRows = 1;
+      }
+      auto rowType = VectorType::get({storedCols}, element);
       for (int64_t s = 0; s < storedRows; ++s) {
         Value at = arith::AddIOp::create(rewriter, loc, base,
                                          constantIndex(rewriter, loc, s * ld));
@@ -429,13 +434,25 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
         isSegment.push_back(
             arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                   segment, constantIndex(rewriter, loc, s)));
-      Value rowStart = arith::MulIOp::create(rewriter, loc, r,
-                                             constantIndex(rewriter, loc, k));
+      // Row r of A, chosen among the M static rows by select: a dynamic
+      // extract from the whole fragment would go through the stack.
+      Value aRow;
+      for (int64_t row = m - 1; row >= 0; --row) {
+        Value slice = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, a, ArrayRef<int64_t>{row * k}, ArrayRef<int64_t>{k},
+            ArrayRef<int64_t>{1});
+        if (!aRow) {
+          aRow = slice;
+          continue;
+        }
+        Value isRow =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, r,
+                                  constantIndex(rewriter, loc, row));
+        aRow = arith::SelectOp::create(rewriter, loc, isRow, slice, aRow);
+      }
       Value sum = extend(rewriter, loc, c, acc, false);
       for (int64_t kk = 0; kk < k; ++kk) {
-        Value at = arith::AddIOp::create(rewriter, loc, rowStart,
-                                         constantIndex(rewriter, loc, kk));
-        Value x = vector::ExtractOp::create(rewriter, loc, a, OpFoldResult(at));
+        Value x = vector::ExtractOp::create(rewriter, loc, aRow, kk);
         x = extend(rewriter, loc, x, acc, aUnsigned);
         x = vector::BroadcastOp::create(rewriter, loc, shareType, x);
         Value y;
