@@ -32,6 +32,7 @@
 #include "CUDAEmulation.h"
 #include "KernelFaults.h"
 #include "LaunchLocation.h"
+#include "PTXAsyncCopies.h"
 #include "PTXWarpOps.h"
 #include "Sanitizer.h"
 #include "SchedulingMessages.h"
@@ -146,7 +147,8 @@ constexpr GPUMemRuntimeServices services = {
     assertFailService,        coroutineFrameService, warpSyncResultService,
     coroutineReturnedService, accessErrorService,    sharedAccessService,
     argumentCheckService,     deviceAccessService,   addressAccessService,
-    blockPhaseService};
+    blockPhaseService,        ptxAsyncCopy,          ptxAsyncCopyCommit,
+    ptxAsyncCopyWait};
 
 } // namespace
 

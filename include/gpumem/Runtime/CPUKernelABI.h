@@ -200,7 +200,25 @@ typedef struct GPUMemRuntimeServices {
    * fission) passed the place of a barrier; every thread of the block has
    * reached it, and the next barrier phase starts. */
   void (*blockPhase)(GPUMemThreadContext *ctx);
+
+  /* PTX's asynchronous copies (cuda-emu). `queue` is the calling thread's
+   * record of its copies in flight: GPUMEM_ASYNC_COPY_QUEUE_BYTES, 8-byte
+   * aligned, zeroed when the thread starts. cp.async records a copy of
+   * `bytes` bytes from `src` to `dst`, of which the first `srcBytes` are
+   * read and the rest zero-filled; nothing is written until a wait asks
+   * for the copy's group (runtime/cpu/PTXAsyncCopies.cpp). */
+  void (*asyncCopy)(GPUMemThreadContext *ctx, void *queue, void *dst,
+                    const void *src, int32_t bytes, int32_t srcBytes);
+  /* cp.async.commit_group: the copies recorded since the last commit (or
+   * none) become the thread's newest group. */
+  void (*asyncCopyCommit)(GPUMemThreadContext *ctx, void *queue);
+  /* cp.async.wait_group `groups`: every copy of all but the `groups` most
+   * recent groups is done; with groups < 0 (wait_all) every copy. */
+  void (*asyncCopyWait)(GPUMemThreadContext *ctx, void *queue, int32_t groups);
 } GPUMemRuntimeServices;
+
+/* Bytes of a thread's queue of asynchronous copies (services->asyncCopy). */
+#define GPUMEM_ASYNC_COPY_QUEUE_BYTES 2064
 
 /* The flags of services->sharedAccess and deviceAccess. */
 enum GPUMemSharedAccess {

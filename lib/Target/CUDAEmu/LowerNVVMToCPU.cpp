@@ -51,7 +51,7 @@ namespace {
 bool isSynchronizing(Operation *op) {
   return isa<NVVM::Barrier0Op, NVVM::BarrierOp, NVVM::ShflOp, NVVM::VoteSyncOp,
              NVVM::ReduxOp, NVVM::MatchSyncOp, NVVM::SyncWarpOp>(op) ||
-         isMatrixOp(op);
+         isMatrixOp(op) || isAsyncCopyOp(op);
 }
 
 /// The NVVM ops populateNVVMToCPUPatterns lowers.

@@ -53,6 +53,11 @@ void populateWarpOpPatterns(mlir::RewritePatternSet &patterns,
 void populateMatrixOpPatterns(mlir::RewritePatternSet &patterns,
                               DeviceFunctionState &state);
 
+/// The patterns of cp.async, its commit and its wait, in
+/// NVVMAsyncCopyOps.cpp.
+void populateAsyncCopyPatterns(mlir::RewritePatternSet &patterns,
+                               DeviceFunctionState &state);
+
 } // namespace gpumem::cudaemu::nvvmops
 
 #endif // GPUMEM_LIB_TARGET_CUDAEMU_NVVMOPLOWERING_H

@@ -293,4 +293,5 @@ void gpumem::cudaemu::populateNVVMToCPUPatterns(RewritePatternSet &patterns,
            VprintfLowering, AssertFailLowering>(context, state);
   populateWarpOpPatterns(patterns, state);
   populateMatrixOpPatterns(patterns, state);
+  populateAsyncCopyPatterns(patterns, state);
 }

@@ -53,6 +53,8 @@ void populateNVVMToCPUPatterns(mlir::RewritePatternSet &patterns,
 /// the runtime does not implement.
 bool isMatrixOp(mlir::Operation *op);
 mlir::LogicalResult checkMatrixOp(mlir::Operation *op);
+/// Whether `op` is cp.async, its commit or its wait (NVVMAsyncCopyOps.cpp).
+bool isAsyncCopyOp(mlir::Operation *op);
 
 using hostkernel::inlineSynchronizingCalls;
 using hostkernel::kSuspendAfterAttr;
