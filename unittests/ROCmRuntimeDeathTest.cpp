@@ -390,8 +390,11 @@ TEST_F(ROCmRuntimeDeathTest, LaunchBeyondTheDeviceLimits) {
                          nullptr, 0);
       },
       ExitedWithCode(1),
-      R"(^gpumem: error: kernel 'kernel': a block of 2048 x 1 x 1 = 2048 )"
-      R"(threads; the device allows at most 1024 threads per block
+      R"(^gpumem: error: hipModuleLaunchKernel failed for kernel 'kernel' )"
+      R"(\(grid 1x1x1, block 2048x1x1, 0 bytes of dynamic LDS\): )"
+      R"(hipErrorInvalidValue: invalid argument \(a workgroup of 2048 x 1 x )"
+      R"(1 = 2048 work-items; device 0 \(Fake AMD GPU 0\) allows at most )"
+      R"(1024\)
 $)");
 }
 
@@ -409,7 +412,7 @@ TEST_F(ROCmRuntimeDeathTest, TooMuchLDS) {
       R"(65536 per workgroup
 $)");
   // When HIP cannot say how much static LDS a kernel has, the dynamic bytes
-  // are checked alone.
+  // are checked alone, as hipModuleLaunchKernel checks them.
   EXPECT_EXIT(
       {
         fake().SetStaticSharedBytes("unknown", -1);
@@ -419,8 +422,10 @@ $)");
                          nullptr, 0);
       },
       ExitedWithCode(1),
-      R"(^gpumem: error: kernel 'unknown' asks for 65540 bytes of dynamic )"
-      R"(LDS; device 0 \(Fake AMD GPU 0\) allows at most 65536 per workgroup
+      R"(^gpumem: error: hipModuleLaunchKernel failed for kernel 'unknown' )"
+      R"(\(grid 1x1x1, block 64x1x1, 65540 bytes of dynamic LDS\): )"
+      R"(hipErrorInvalidValue: invalid argument \(65540 bytes of dynamic )"
+      R"(LDS; device 0 \(Fake AMD GPU 0\) has 65536 per workgroup\)
 $)");
 }
 

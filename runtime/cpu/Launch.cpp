@@ -10,12 +10,15 @@
 // GPUMEM_SHARED_ALIGNMENT][dynamic part, `smem` bytes], at most sm_90's
 // 232448 bytes in all, as on the largest NVIDIA GPU. Kernels of the
 // cuda-emu target carry their chip's limit and are refused with the
-// messages the cuda runtime prints for the same launch on that chip.
+// messages the cuda runtime prints for the same launch on that chip;
+// kernels of the rocm-emu target (an AMD chip, "gfx...") with the messages
+// of HIP's hipModuleLaunchKernel that the rocm runtime prints.
 //===----------------------------------------------------------------------===//
 
 #include "Launch.h"
 #include "CPURuntime.h"
 #include "CUDALaunchLimits.h"
+#include "HIPLaunchLimits.h"
 #include "LaunchLocation.h"
 #include "Streams.h"
 #include "Support.h"
@@ -104,6 +107,27 @@ void checkAsCUDADoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
   }
 }
 
+/// Whether a kernel runs an AMD chip's code (rocm-emu): its chip is a
+/// "gfx" name, an NVIDIA chip's an "sm_" one.
+bool emulatesAMDChip(const GPUMemCPUKernel *kernel) {
+  return kernel->emulatedChip &&
+         std::strncmp(kernel->emulatedChip, "gfx", 3) == 0;
+}
+
+/// The checks HIP's hipModuleLaunchKernel makes of a launch on the emulated
+/// AMD chip, with the rocm runtime's messages; the kernel's max_threads is
+/// its flat workgroup size.
+void checkAsHIPDoes(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
+                    const intptr_t block[3], int32_t smem) {
+  using namespace gpumem::runtime;
+  HIPLaunchLimits limits = {kHIPMaxThreadsPerBlock,
+                            {kHIPMaxGrid[0], kHIPMaxGrid[1], kHIPMaxGrid[2]},
+                            kernel->maxSharedBytesPerBlock};
+  checkHIPLaunch({nameOf(kernel), grid, block, smem, kernel->staticSharedBytes,
+                  kernel->maxThreadsPerBlock, kernel->emulatedChip},
+                 limits);
+}
+
 LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
                     const intptr_t block[3], int32_t smem, void **params,
                     size_t paramsCount) {
@@ -117,7 +141,10 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
     info.grid[d] = grid[d];
     info.block[d] = block[d];
   }
-  if (kernel->emulatedChip)
+  bool amd = emulatesAMDChip(kernel);
+  if (amd)
+    checkAsHIPDoes(kernel, grid, block, smem);
+  else if (kernel->emulatedChip)
     checkAsCUDADoes(kernel, grid, block, smem);
   if (block[0] < 1 || block[1] < 1 || block[2] < 1)
     fatal("kernel '%s': a block of %lld x %lld x %lld threads: every "
@@ -153,8 +180,10 @@ LaunchInfo validate(const GPUMemCPUKernel *kernel, const intptr_t grid[3],
     fatal("kernel '%s': a grid of %lld x %lld x %lld blocks has more than "
           "2^63 blocks",
           name, (long long)grid[0], (long long)grid[1], (long long)grid[2]);
-  // CUDA's grid limits, so that a program that runs here runs on a GPU.
-  if (grid[0] > kMaxGridX || grid[1] > kMaxGridYZ || grid[2] > kMaxGridYZ)
+  // CUDA's grid limits, so that a program that runs here runs on a GPU
+  // (HIP's, checked above, on an AMD chip).
+  if (!amd &&
+      (grid[0] > kMaxGridX || grid[1] > kMaxGridYZ || grid[2] > kMaxGridYZ))
     fatal("kernel '%s': a grid of %lld x %lld x %lld blocks exceeds a GPU's "
           "limits: x at most %lld, y and z at most %lld",
           name, (long long)grid[0], (long long)grid[1], (long long)grid[2],

@@ -7,16 +7,16 @@
 // (64 KiB so far), static and dynamic together, and there is no limit to
 // raise first. A launch whose static + dynamic LDS exceeds it is an error
 // that names the kernel and the sizes, before HIP is asked; so is a block or
-// grid beyond the device's limits (CUDALaunchLimits.h, the same checks and
-// messages as the cuda runtime's), which HIP would answer with
-// hipErrorInvalidValue or hipErrorInvalidConfiguration alone (decision
-// 102). What HIP refuses is reported with its own name and description of
-// the error.
+// grid beyond the device's limits (HIPLaunchLimits.h, the checks of
+// hipModuleLaunchKernel, which the cpu runtime makes for rocm-emu kernels
+// too), reported with the error HIP would answer and the limit it does
+// not name (decision 102). What HIP refuses is reported with its own name
+// and description of the error.
 //===----------------------------------------------------------------------===//
 
-#include "CUDALaunchLimits.h"
 #include "Device.h"
 #include "Driver.h"
+#include "HIPLaunchLimits.h"
 #include "LaunchLocation.h"
 #include "Module.h"
 #include "ROCmRuntime.h"
@@ -25,26 +25,6 @@
 #include <cstdio>
 
 using namespace gpumem::rocm;
-
-namespace {
-
-void checkLDS(const Kernel &kernel, int32_t smem, const Device &device) {
-  int staticBytes = kernel.staticSharedBytes > 0 ? kernel.staticSharedBytes : 0;
-  int64_t total = int64_t(staticBytes) + smem;
-  if (total <= device.maxSharedBytesPerBlock)
-    return;
-  if (kernel.staticSharedBytes < 0)
-    fatal("kernel '%s' asks for %d bytes of dynamic LDS; device %d (%s) "
-          "allows at most %d per workgroup",
-          kernel.name.c_str(), smem, device.ordinal, device.name,
-          device.maxSharedBytesPerBlock);
-  fatal("kernel '%s' asks for %lld bytes of LDS (%d static + %d dynamic); "
-        "device %d (%s) allows at most %d per workgroup",
-        kernel.name.c_str(), (long long)total, staticBytes, smem,
-        device.ordinal, device.name, device.maxSharedBytesPerBlock);
-}
-
-} // namespace
 
 extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                  intptr_t gridZ, intptr_t blockX,
@@ -61,9 +41,18 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   const Device &device = enterDevice();
   const intptr_t grid[3] = {gridX, gridY, gridZ};
   const intptr_t block[3] = {blockX, blockY, blockZ};
-  gpumem::runtime::checkCUDALaunch(name, grid, block, smem,
-                                   device.launchLimits);
-  checkLDS(kernel, smem, device);
+  // The device's limits as HIP reports them; its grid limits are
+  // hipModuleLaunchKernel's own.
+  gpumem::runtime::HIPLaunchLimits limits = {
+      device.launchLimits.maxThreadsPerBlock,
+      {gpumem::runtime::kHIPMaxGrid[0], gpumem::runtime::kHIPMaxGrid[1],
+       gpumem::runtime::kHIPMaxGrid[2]},
+      device.maxSharedBytesPerBlock};
+  char where[300];
+  std::snprintf(where, sizeof(where), "device %d (%s)", device.ordinal,
+                device.name);
+  gpumem::runtime::checkHIPLaunch(
+      {name, grid, block, smem, kernel.staticSharedBytes, 0, where}, limits);
   hipError_t result = hip().hipModuleLaunchKernel(
       kernel.function, unsigned(gridX), unsigned(gridY), unsigned(gridZ),
       unsigned(blockX), unsigned(blockY), unsigned(blockZ), unsigned(smem),
