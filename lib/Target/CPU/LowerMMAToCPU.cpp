@@ -78,36 +78,42 @@ Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// `memref` as one row-major dimension, and `indices` as a position in it.
-/// Only contiguous row-major memrefs have one.
+/// `memref` as one dimension of unit stride from the start of the view to
+/// its last element (extract_strided_metadata, reinterpret_cast), and
+/// `indices` as a position in it: the address arithmetic a GPU does, bounded
+/// by the view for --sanitize.
 FailureOr<std::pair<Value, Value>> flatView(OpBuilder &b, Location loc,
                                             Value memref, ValueRange indices,
                                             Operation *op) {
   auto type = cast<MemRefType>(memref.getType());
-  bool unitStride1D = false;
-  if (type.getRank() == 1) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    unitStride1D =
-        succeeded(type.getStridesAndOffset(strides, offset)) && strides[0] == 1;
-  }
-  if (type.getRank() == 0 || (!type.getLayout().isIdentity() && !unitStride1D))
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() == 0 ||
+      failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
     return op->emitOpError()
-           << "on the cpu target needs a memref of row-major contiguous "
-              "layout, not "
+           << "on the cpu target needs a strided memref whose last "
+              "dimension is contiguous, not "
            << type;
-  if (type.getRank() == 1)
-    return std::make_pair(memref, indices[0]);
-  Value flat = indices[0];
-  for (int64_t d = 1; d < type.getRank(); ++d) {
-    Value size = memref::DimOp::create(b, loc, memref, d);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value one = constantIndex(b, loc, 1);
+  Value flat = constantIndex(b, loc, 0);
+  Value span = one;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value stride = metadata.getStrides()[d];
     flat = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, flat, size), indices[d]);
+        b, loc, flat, arith::MulIOp::create(b, loc, indices[d], stride));
+    Value last = arith::SubIOp::create(b, loc, metadata.getSizes()[d], one);
+    span = arith::AddIOp::create(b, loc, span,
+                                 arith::MulIOp::create(b, loc, last, stride));
   }
-  SmallVector<ReassociationIndices> all(1);
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all[0].push_back(d);
-  Value view = memref::CollapseShapeOp::create(b, loc, memref, all);
+  auto flatType = MemRefType::get(
+      {ShapedType::kDynamic}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}),
+      type.getMemorySpace());
+  Value view = memref::ReinterpretCastOp::create(
+      b, loc, flatType, metadata.getBaseBuffer(),
+      OpFoldResult(metadata.getOffset()), ArrayRef<OpFoldResult>{span},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   return std::make_pair(view, flat);
 }
 
@@ -203,9 +209,12 @@ struct LoadMatrixLowering : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
         Value at = arith::AddIOp::create(rewriter, loc, base,
                                          constantIndex(rewriter, loc, s * ld));
         Value row = vector::LoadOp::create(rewriter, loc, rowType, memref, at);
-        result = vector::InsertStridedSliceOp::create(
-            rewriter, loc, row, result, ArrayRef<int64_t>{s * storedCols},
-            ArrayRef<int64_t>{1});
+        result = storedRows == 1 ? row
+                                 : vector::InsertStridedSliceOp::create(
+                                       rewriter, loc, row, result,
+                                       ArrayRef<int64_t>{s * storedCols},
+                                       ArrayRef<int64_t>{1})
+                                       .getResult();
       }
       if (transpose) {
         SmallVector<int64_t> mask;
