@@ -14,8 +14,9 @@
 //  - libdevice's __nv_* math functions become libm's (NVVMLibdevice.cpp);
 //  - NVVM ops become context loads (special registers) and runtime services
 //    (bar.sync, shfl/vote/redux/match.sync, the warp-level matrix ops,
-//    vprintf, __assertfail) through ctx->services (NVVMOps.cpp,
-//    NVVMWarpOps.cpp, NVVMMatrixOps.cpp); fences become host
+//    cp.async and its waits, vprintf, __assertfail) through ctx->services
+//    (NVVMOps.cpp, NVVMWarpOps.cpp, NVVMMatrixOps.cpp,
+//    NVVMAsyncCopyOps.cpp); fences become host
 //    fences; bar.sync and the warp operations wait, barrier0 is a block
 //    barrier;
 //  - the chip's shared memory per block and %nwarpid come from the NVIDIA
