@@ -1,4 +1,5 @@
 // RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // nvgpu.device_async_copy brings a 16x16 f16 tile of A and of B from global
 // into workgroup memory (each of the 32 threads copies 8 elements of each, in
