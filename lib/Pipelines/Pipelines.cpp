@@ -128,14 +128,21 @@ static void addStructuredLowering(OpPassManager &pm) {
   pm.addPass(arith::createArithExpandOpsPass());
 }
 
-/// Host lowering and serialization of the gpu.modules to `format`.
+/// Host lowering and serialization of the gpu.modules to `format`; with
+/// `fatbinOfChips`, modules compiled for several NVIDIA chips become one
+/// fatbin each first (gpumem-pack-nvidia-fatbin, with `toolkit`).
 static void addHostLowering(OpPassManager &pm, gpumem::BinaryFormat format,
-                            StringRef toolkit) {
+                            StringRef toolkit, bool fatbinOfChips = false) {
   addStructuredLowering(pm);
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (fatbinOfChips) {
+    gpumem::GPUMemPackNVIDIAFatbinPassOptions fatbin;
+    fatbin.toolkit = toolkit.str();
+    pm.addPass(gpumem::createGPUMemPackNVIDIAFatbinPass(fatbin));
+  }
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = gpumem::stringifyBinaryFormat(format).str();
   binary.toolkitPath = toolkit.str();
@@ -209,11 +216,20 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
     format = toolkit || !options.toolkit.empty() ? gpumem::BinaryFormat::Bin
                                                  : gpumem::BinaryFormat::ISA;
 
+  // Several chips (chip=sm_80,sm_90): shared memory is planned and reported
+  // for the oldest, every chip's limits are checked, and with ptxas their
+  // cubins and the newest's PTX become one fatbin.
+  gpumem::NVIDIAChipList chips = gpumem::parseNVIDIAChipList(options.chip);
+  // (An unknown chip goes on alone, for the planner's error to name it.)
+  std::string oldest =
+      chips.chips.empty() ? chips.unknown : chips.chips.front()->name.str();
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
-                 getPlanOptions(options, "cuda", options.chip), options.chip,
+                 getPlanOptions(options, "cuda", oldest), options.chip,
                  options.features, format, options.toolkit, options.optLevel);
   addNVVMDeviceLowering(pm, "");
-  addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "");
+  addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "",
+                  /*fatbinOfChips=*/chips.chips.size() > 1 &&
+                      format == gpumem::BinaryFormat::Bin);
   // Registers are known once ptxas has made the cubins.
   if (options.smemReport != gpumem::ReportFormat::None &&
       format == gpumem::BinaryFormat::Bin) {
@@ -308,8 +324,8 @@ static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chip,
   // backend cannot select (an unlocated "no libcall available" and exit).
   // A fixed list without math makes the device code the same whatever is
   // loaded: ocml for what it has, then LLVM's intrinsics for the rest.
-  rocdl.allowedDialects = {"arith", "cf",  "complex", "func",
-                           "index", "memref", "ub",  "vector"};
+  rocdl.allowedDialects = {"arith", "cf",     "complex", "func",
+                           "index", "memref", "ub",      "vector"};
   device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   device.addPass(createConvertMathToLLVMPass());
   if (omit != "gpumem-finalize-rocdl-kernels")

@@ -48,6 +48,32 @@ const NVIDIAChip *gpumem::lookupNVIDIAChip(llvm::StringRef name) {
   return it == std::end(kChips) ? nullptr : it;
 }
 
+gpumem::NVIDIAChipList gpumem::parseNVIDIAChipList(llvm::StringRef list) {
+  NVIDIAChipList result;
+  llvm::SmallVector<llvm::StringRef> names;
+  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+  llvm::SmallVector<bool> named(std::size(kChips), false);
+  for (llvm::StringRef name : names) {
+    const NVIDIAChip *chip = lookupNVIDIAChip(name.trim());
+    if (!chip) {
+      result.unknown = name.trim().str();
+      return result;
+    }
+    named[chip - std::begin(kChips)] = true;
+  }
+  for (auto [index, chip] : llvm::enumerate(kChips))
+    if (named[index])
+      result.chips.push_back(&chip);
+  return result;
+}
+
+std::string gpumem::NVIDIAChipList::names() const {
+  std::string text;
+  for (const NVIDIAChip *chip : chips)
+    text += (text.empty() ? "" : ",") + chip->name.str();
+  return text;
+}
+
 unsigned NVIDIAOccupancy::blocks() const {
   return std::min({blocksBySharedMemory, blocksByThreads, blocksBySMLimit,
                    blocksByRegisters});

@@ -57,14 +57,13 @@ static void buildCuda(OpPassManager &pm, const gpumem::TargetOptions &options,
   // The tools have no format option: when the CUDA toolkit here cannot
   // compile for the chip, the program carries PTX, which the driver
   // compiles when it loads.
-  const gpumem::NVIDIAChip *nvidiaChip =
-      gpumem::lookupNVIDIAChip(cudaOptions.chip);
   std::optional<gpumem::CudaToolkit> toolkit = gpumem::findCudaToolkit();
-  if (nvidiaChip && toolkit &&
-      (toolkit->release < nvidiaChip->firstCuda ||
-       (nvidiaChip->droppedInCuda &&
-        toolkit->release >= nvidiaChip->droppedInCuda)))
-    cudaOptions.format = gpumem::BinaryFormat::ISA;
+  for (const gpumem::NVIDIAChip *nvidiaChip :
+       gpumem::parseNVIDIAChipList(cudaOptions.chip).chips)
+    if (toolkit && (toolkit->release < nvidiaChip->firstCuda ||
+                    (nvidiaChip->droppedInCuda &&
+                     toolkit->release >= nvidiaChip->droppedInCuda)))
+      cudaOptions.format = gpumem::BinaryFormat::ISA;
   setSharedOptions(cudaOptions, options);
   gpumem::buildCudaPipeline(pm, cudaOptions);
 }

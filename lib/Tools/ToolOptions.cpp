@@ -8,8 +8,9 @@
 // gpumem-run run the first one that can run here. Each option applies to
 // the listed targets it is for (--chip=sm_90 to the NVIDIA ones,
 // --subgroup-size to vulkan, --sanitize to the targets that sanitize); it
-// is an error only when none of them takes it. --chip takes one chip per
-// vendor, comma-separated.
+// is an error only when none of them takes it. --chip takes chips of both
+// vendors, comma-separated: several NVIDIA ones for the cuda target (one
+// fatbin of them), one AMD one.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Tools/ToolSupport.h"
@@ -135,13 +136,14 @@ std::string gpumem::chipForTarget(const TargetOptions &options, Target target) {
   const TargetInfo &info = getTargetInfo(target);
   if (!info.defaultChip)
     return "";
+  std::string chips;
   for (StringRef chip : splitList(options.chip))
     if (!chip.empty() && chip.starts_with("gfx") == takesAMDChips(info))
-      return chip.str();
-  return "";
+      chips += (chips.empty() ? "" : ",") + chip.str();
+  return chips;
 }
 
-/// Checks each chip of --chip: known, and one per vendor.
+/// Checks each chip of --chip: known, and one AMD chip at most.
 static LogicalResult checkChips(StringRef list) {
   if (list.empty())
     return success();
@@ -163,14 +165,14 @@ static LogicalResult checkChips(StringRef list) {
                                 "gfx90a (AMD)");
       return failure();
     }
-    bool &seen = amdChip ? amd : nvidia;
-    if (seen) {
-      gpumem::reportToolError("--chip=" + list + " names two " +
-                              (amdChip ? "AMD" : "NVIDIA") +
-                              " chips; it takes one chip per vendor");
+    // Several NVIDIA chips make one fatbin; the AMD targets take one chip.
+    if (amdChip && amd) {
+      gpumem::reportToolError("--chip=" + list +
+                              " names two AMD chips; the rocm and rocm-emu "
+                              "targets compile for one");
       return failure();
     }
-    seen = true;
+    (amdChip ? amd : nvidia) = true;
   }
   return success();
 }
@@ -244,6 +246,14 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
     reportToolError(
         "--max-shared-memory=" + Twine(options.maxSharedMemory.getValue()) +
         " is below Vulkan's minimum of 16384 bytes");
+    return failure();
+  }
+  // The cuda-emu target runs one chip's device code.
+  if (llvm::is_contained(*targets, Target::CUDAEmu) &&
+      StringRef(chipForTarget(options, Target::CUDAEmu)).contains(',')) {
+    reportToolError("--chip=" + options.chip +
+                    " names several NVIDIA chips; the cuda target compiles "
+                    "for several, the cuda-emu target runs one chip's code");
     return failure();
   }
   for (StringRef chip : splitList(options.chip)) {

@@ -12,11 +12,17 @@ using namespace mlir;
 
 LogicalResult gpumem::attachOwnTarget(Operation *root, Attribute target,
                                       StringRef pipeline) {
+  return attachOwnTargets(root, target, pipeline);
+}
+
+LogicalResult gpumem::attachOwnTargets(Operation *root, ArrayRef<Attribute> own,
+                                       StringRef pipeline) {
+  Attribute target = own.front();
   bool failed = false;
   root->walk([&](gpu::GPUModuleOp module) {
     ArrayAttr targets = module.getTargetsAttr();
     if (!targets || targets.empty()) {
-      module.setTargetsAttr(ArrayAttr::get(module.getContext(), {target}));
+      module.setTargetsAttr(ArrayAttr::get(module.getContext(), own));
       return;
     }
     for (Attribute other : targets)

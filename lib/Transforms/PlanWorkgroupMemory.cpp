@@ -504,6 +504,12 @@ void PlanWorkgroupMemoryPass::runOnOperation() {
     allowed = chip + " allows at most " + std::to_string(checkedLimit) +
               " bytes of LDS per workgroup";
   } else if (!chip.empty()) {
+    if (StringRef(chip).contains(',')) {
+      emitError(module.getLoc())
+          << "chip=" << chip << " names several chips; the " << targetName
+          << " target plans for one (the cuda pipeline takes several)";
+      return signalPassFailure();
+    }
     if (!lookupNVIDIAChip(chip)) {
       emitError(module.getLoc()) << "unknown NVIDIA chip '" << chip
                                  << "'; gpumem knows " << listNVIDIAChips();

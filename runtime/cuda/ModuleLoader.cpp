@@ -4,10 +4,11 @@
 // follow the error message when the JIT fails. Data that is an ELF object
 // for another machine (a gpu.module compiled for gpumem's cpu target) is
 // rejected before the driver sees it, with a better message than
-// CUDA_ERROR_INVALID_IMAGE. A kernel is looked up in the driver once per
-// module and name, when its static shared memory size and dynamic shared
-// memory limit are read too. Unloading tolerates a driver that is already
-// shutting down, as at exit.
+// CUDA_ERROR_INVALID_IMAGE; a fatbin the driver cannot load is described
+// (the chips it holds) next to the device's chip. A kernel is looked up in the
+// driver once per module and name, when its static shared memory size and
+// dynamic shared memory limit are read too. Unloading tolerates a driver that
+// is already shutting down, as at exit.
 //===----------------------------------------------------------------------===//
 
 #include "CUDARuntime.h"
@@ -16,6 +17,8 @@
 #include "Module.h"
 #include "Support.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <elf.h>
 #include <string>
@@ -26,6 +29,36 @@ namespace {
 
 /// Bytes of JIT error log kept.
 constexpr size_t jitLogBytes = 64 << 10;
+
+/// What a fatbin holds, "sm_80 cubin, sm_90 cubin, sm_90 PTX", or "" when
+/// `data` is not one. The container gpumem-pack-nvidia-fatbin's fatbinary
+/// makes: a 16-byte header (u32 magic 0xBA55ED50, u16 version, u16 header
+/// size, u64 size of the entries), then entries, each a header (u16 kind: 1
+/// PTX, 2 ELF; u16 version; u32 header size; u64 payload size; ...; u32 sm
+/// at byte 28) and its payload.
+std::string describeFatbin(const unsigned char *data, size_t size) {
+  auto read = [&](size_t offset, size_t bytes) {
+    uint64_t value = 0;
+    std::memcpy(&value, data + offset, bytes);
+    return value;
+  };
+  if (size < 16 || read(0, 4) != 0xBA55ED50)
+    return "";
+  std::string text;
+  size_t end = std::min<uint64_t>(size, read(6, 2) + read(8, 8));
+  for (size_t offset = read(6, 2); offset + 32 <= end;) {
+    uint64_t kind = read(offset, 2), header = read(offset + 4, 4);
+    text += (text.empty() ? "sm_" : ", sm_") +
+            std::to_string(read(offset + 28, 4)) +
+            (kind == 1   ? " PTX"
+             : kind == 2 ? " cubin"
+                         : " image");
+    if (header == 0)
+      break;
+    offset += header + read(offset + 8, 8);
+  }
+  return text;
+}
 
 /// Rejects ELF objects that are not for CUDA (e_machine EM_CUDA).
 void checkNotHostObject(const unsigned char *data, size_t size) {
@@ -71,9 +104,13 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
   const Device &device = enterContext();
   CUmodule module = nullptr;
   CUresult result = driver().cuModuleLoadData(&module, data);
-  if (result != CUDA_SUCCESS)
-    fatal("cuModuleLoadData failed for a module of %zu bytes on %s: %s", size,
-          deviceText(device).c_str(), describe(result).c_str());
+  if (result != CUDA_SUCCESS) {
+    std::string fatbin =
+        describeFatbin(static_cast<const unsigned char *>(data), size);
+    fatal("cuModuleLoadData failed for a module of %zu bytes on %s: %s%s%s",
+          size, deviceText(device).c_str(), describe(result).c_str(),
+          fatbin.empty() ? "" : "; the module is a fatbin of ", fatbin.c_str());
+  }
   auto *loaded = new Module;
   loaded->module = module;
   return loaded;

@@ -8,6 +8,11 @@
                                     assembly, .ptx, ...)
   gpumem-objects spirv FILE DIR     write the SPIR-V module of every vulkan
                                     image to DIR (NAME.spv; for spirv-val)
+  gpumem-objects chips FILE         list every object with its chip, kind
+                                    and size, and what each NVIDIA fatbin
+                                    holds (a cubin per chip, PTX); FILE may
+                                    also be an executable gpumem-compile
+                                    made: its NVIDIA fatbins are listed
 
 FILE may be '-' for standard input. `smem` asks `ptxas -v` when it finds
 ptxas and says so; without ptxas it sums the `.shared` declarations of the
@@ -36,7 +41,8 @@ OBJECT = re.compile(
 BINARY = re.compile(r'gpu\.binary\s+@(?P<name>[\w$.]+)')
 EXTENSION = {'assembly': 'ptx', 'bin': 'cubin', 'offload': 'llvm', None: 'fatbin'}
 # Each subcommand and the arguments it takes after FILE.
-COMMANDS = {'ptx': [], 'smem': [], 'extract': ['DIR'], 'spirv': ['DIR']}
+COMMANDS = {'ptx': [], 'smem': [], 'extract': ['DIR'], 'spirv': ['DIR'],
+            'chips': []}
 
 
 class Failure(Exception):
@@ -191,13 +197,21 @@ def vulkan_spirv(image):
     return image[16:16 + 4 * words]
 
 
-def read_input(path):
-    """The text of FILE ('-': standard input)."""
+def read_bytes(path):
+    """The bytes of FILE ('-': standard input)."""
     try:
         if path == '-':
-            return sys.stdin.buffer.read().decode('utf-8')
+            return sys.stdin.buffer.read()
         with open(path, 'rb') as f:
-            return f.read().decode('utf-8')
+            return f.read()
+    except OSError as error:
+        raise Failure('cannot read %s: %s' % (path, error.strerror))
+
+
+def read_input(path, data=None):
+    """The text of FILE ('-': standard input), or of `data` read from it."""
+    try:
+        return (read_bytes(path) if data is None else data).decode('utf-8')
     except UnicodeDecodeError:
         raise Failure('%s is not MLIR text (not UTF-8)' %
                       ('standard input' if path == '-' else path))
@@ -205,15 +219,67 @@ def read_input(path):
         raise Failure('cannot read %s: %s' % (path, error.strerror))
 
 
+FATBIN_MAGIC = 0xBA55ED50
+FATBIN_KINDS = {1: 'ptx', 2: 'cubin'}
+
+
+def fatbin_entries(data):
+    """(kind, sm) of every entry of an NVIDIA fatbin, or None when `data` is
+    not one. The container: a 16-byte header (u32 magic, u16 version, u16
+    header size, u64 size of the entries), then entries each with a header
+    (u16 kind: 1 PTX, 2 ELF; u16 version; u32 header size; u64 payload size;
+    ...; u32 sm at byte 28) and its payload."""
+    if len(data) < 16:
+        return None
+    magic, _, header, size = struct.unpack_from('<IHHQ', data, 0)
+    if magic != FATBIN_MAGIC:
+        return None
+    entries = []
+    offset, end = header, min(len(data), header + size)
+    while offset + 32 <= end:
+        kind, _, entry_header, payload = struct.unpack_from('<HHIQ', data, offset)
+        sm = struct.unpack_from('<I', data, offset + 28)[0]
+        entries.append((FATBIN_KINDS.get(kind, 'kind %d' % kind), sm))
+        if entry_header == 0:
+            break
+        offset += entry_header + payload
+    return entries
+
+
+def list_executable_fatbins(path, data):
+    """Prints what every NVIDIA fatbin embedded in an executable holds."""
+    magic = struct.pack('<I', FATBIN_MAGIC)
+    found = 0
+    offset = data.find(magic)
+    while offset >= 0:
+        entries = fatbin_entries(data[offset:])
+        if entries:
+            found += 1
+            print('fatbin at offset %d: %s' % (offset, ', '.join(
+                'sm_%d %s' % (sm, what) for what, sm in entries)))
+        offset = data.find(magic, offset + 4)
+    if not found:
+        raise Failure('no NVIDIA fatbin in ' + path)
+
+
+def object_kind(chip, kind):
+    """What an object is, as `chips` and `extract` name it."""
+    if chip == 'cpu' and kind == 'bin':
+        return 'so'
+    if chip.startswith('gfx'):
+        return 'hsaco' if kind == 'bin' else 's'
+    return EXTENSION[kind]
+
+
 def parse_command_line(argv):
     """Checks the command line; returns (command, FILE, DIR or None)."""
     if len(argv) < 2:
-        raise Failure('no subcommand; expected ptx, smem, extract or spirv '
-                      '(gpumem-objects --help)', 2)
+        raise Failure('no subcommand; expected ptx, smem, extract, spirv or '
+                      'chips (gpumem-objects --help)', 2)
     command = argv[1]
     if command not in COMMANDS:
-        raise Failure("unknown subcommand '%s'; expected ptx, smem, extract "
-                      "or spirv (gpumem-objects --help)" % command, 2)
+        raise Failure("unknown subcommand '%s'; expected ptx, smem, extract, "
+                      "spirv or chips (gpumem-objects --help)" % command, 2)
     wanted = ['FILE'] + COMMANDS[command]
     given = argv[2:]
     if len(given) != len(wanted):
@@ -245,7 +311,10 @@ def main(argv):
         return
     command, path, directory = parse_command_line(argv)
     argv = [argv[0], command, path] + ([directory] if directory else [])
-    text = read_input(path)
+    data = read_bytes(path)
+    if command == 'chips' and data.startswith(b'\x7fELF'):
+        return list_executable_fatbins(path, data)
+    text = read_input(path, data)
     found = list(objects(text))
     if not found:
         raise Failure('no gpu.binary object in ' +
@@ -266,19 +335,22 @@ def main(argv):
             write_file(path, spirv)
             print(path)
         return
+    if argv[1] == 'chips':
+        for name, chip, kind, data in found:
+            line = '%s: %s %s, %d bytes' % (name, chip, object_kind(chip, kind),
+                                            len(data))
+            entries = fatbin_entries(data) if kind is None else None
+            if entries is not None:
+                line += ': ' + ', '.join('sm_%d %s' % (sm, what)
+                                         for what, sm in entries)
+            print(line)
+        return
     if argv[1] == 'extract':
         make_directory(argv[3])
         for name, chip, kind, data in found:
             # A cpu-target binary is a host shared object, an AMD one
             # (chip gfxN) an HSA code object, and AMD assembly is not PTX.
-            if chip == 'cpu' and kind == 'bin':
-                extension = 'so'
-            elif chip.startswith('gfx') and kind == 'bin':
-                extension = 'hsaco'
-            elif chip.startswith('gfx') and kind == 'assembly':
-                extension = 's'
-            else:
-                extension = EXTENSION[kind]
+            extension = object_kind(chip, kind)
             path = os.path.join(argv[3], '%s.%s.%s' % (name, chip, extension))
             write_file(path, data)
             print(path)

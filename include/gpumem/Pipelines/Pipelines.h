@@ -78,7 +78,11 @@ struct SharedPipelineOptions : public mlir::PassPipelineOptions<Derived> {
 /// Options of `gpumem-cuda-pipeline`.
 struct CudaPipelineOptions : public SharedPipelineOptions<CudaPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("NVIDIA chip"), llvm::cl::init("sm_90")};
+      *this, "chip",
+      llvm::cl::desc("NVIDIA chip, or several comma-separated (sm_80,sm_90): "
+                     "one fatbin of a cubin per chip and the newest's PTX "
+                     "with ptxas, each chip's PTX without"),
+      llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features, e.g. +ptx80; default: the chip's minimum "

@@ -8,6 +8,7 @@
 #define GPUMEM_SUPPORT_NVIDIATARGET_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -70,6 +71,17 @@ const NVIDIAChip *lookupNVIDIAChip(llvm::StringRef name);
 
 /// The chip names, comma separated, for diagnostics.
 std::string listNVIDIAChips();
+
+/// The chips a comma-separated list names ("sm_80,sm_90", or one chip),
+/// oldest first and each once, or, when one is not in the table, its name in
+/// `unknown` and no chips.
+struct NVIDIAChipList {
+  llvm::SmallVector<const NVIDIAChip *> chips;
+  std::string unknown;
+  /// The names, oldest first, comma separated: "sm_80,sm_90".
+  std::string names() const;
+};
+NVIDIAChipList parseNVIDIAChipList(llvm::StringRef list);
 
 /// The highest PTX ISA version the linked LLVM's NVPTX backend emits.
 constexpr Version10 kLLVMMaxPtx = 90;

@@ -21,6 +21,13 @@ mlir::LogicalResult attachOwnTarget(mlir::Operation *root,
                                     mlir::Attribute target,
                                     llvm::StringRef pipeline);
 
+/// The same with several targets of one kind (one per chip), which a
+/// module without a target gets all of, in order; the first stands for
+/// them in the error.
+mlir::LogicalResult attachOwnTargets(mlir::Operation *root,
+                                     llvm::ArrayRef<mlir::Attribute> targets,
+                                     llvm::StringRef pipeline);
+
 /// Refuses, at the first such op of each gpu.module in `root`, device code
 /// already lowered for another GPU: ops of `foreignDialects` ("nvvm",
 /// "nvgpu") and functions with attributes of theirs ("nvvm.kernel"), which

@@ -37,16 +37,18 @@ struct AttachNVVMTargetPass
   void runOnOperation() override;
 
 private:
-  /// The feature string to attach, or failure after a diagnostic.
-  FailureOr<std::string> checkTarget(ModuleOp module);
+  /// The feature string to attach for `target`, one of `chips` chips, or
+  /// failure after a diagnostic.
+  FailureOr<std::string> checkTarget(ModuleOp module, const NVIDIAChip &target,
+                                     size_t chips);
 };
 
-FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
+FailureOr<std::string>
+AttachNVVMTargetPass::checkTarget(ModuleOp module, const NVIDIAChip &chipInfo,
+                                  size_t chips) {
   Location loc = module.getLoc();
-  const NVIDIAChip *target = lookupNVIDIAChip(chip);
-  if (!target)
-    return emitError(loc) << "unknown NVIDIA chip '" << chip
-                          << "'; gpumem knows " << listNVIDIAChips();
+  const NVIDIAChip *target = &chipInfo;
+  StringRef chip = target->name;
   if (optLevel > 3)
     return emitError(loc) << "opt-level " << optLevel.getValue()
                           << " is out of range; expected 0 to 3";
@@ -95,12 +97,14 @@ FailureOr<std::string> AttachNVVMTargetPass::checkTarget(ModuleOp module) {
                           << " accepts PTX up to "
                           << formatVersion(getMaxPtxForCuda(release))
                           << ", not " << formatVersion(*ptx);
-  if (format == BinaryFormat::Fatbin) {
+  // Several chips' cubins are packed into one fatbin.
+  if (format == BinaryFormat::Fatbin || chips > 1) {
     llvm::SmallString<128> fatbinary(toolkitFound->root);
     llvm::sys::path::append(fatbinary, "bin", "fatbinary");
     if (!llvm::sys::fs::can_execute(fatbinary))
-      return emitError(loc)
-             << "format=fatbin needs " << fatbinary << ", which was not found";
+      return emitError(loc) << (chips > 1 ? "cubins of several chips need "
+                                          : "format=fatbin needs ")
+                            << fatbinary << ", which was not found";
   }
   return result;
 }
@@ -121,19 +125,42 @@ static LogicalResult checkAddressSpaces(ModuleOp module) {
 
 void AttachNVVMTargetPass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<std::string> checkedFeatures = checkTarget(module);
-  if (failed(checkedFeatures))
+  NVIDIAChipList chips = parseNVIDIAChipList(chip);
+  if (chips.chips.empty()) {
+    emitError(module.getLoc()) << "unknown NVIDIA chip '" << chips.unknown
+                               << "'; gpumem knows " << listNVIDIAChips();
     return signalPassFailure();
+  }
+  if (chips.chips.size() > 1 && format == BinaryFormat::Fatbin) {
+    emitError(module.getLoc())
+        << "format=fatbin is for one chip; with several (" << chips.names()
+        << ") format=bin packs their cubins and PTX into one fatbin";
+    return signalPassFailure();
+  }
+  SmallVector<std::string> checkedFeatures;
+  for (const NVIDIAChip *target : chips.chips) {
+    FailureOr<std::string> features =
+        checkTarget(module, *target, chips.chips.size());
+    if (failed(features))
+      return signalPassFailure();
+    checkedFeatures.push_back(*features);
+  }
 
   if (failed(checkAddressSpaces(module)) ||
       failed(gpumem::refuseForeignDeviceCode(module, {"rocdl", "amdgpu"}, "AMD",
                                              "cuda")))
     return signalPassFailure();
-  auto target = NVVM::NVVMTargetAttr::get(
-      &getContext(), optLevel, "nvptx64-nvidia-cuda", chip, *checkedFeatures);
+  // One target per chip, oldest first: gpu-module-to-binary makes an
+  // object for each, and without ptxas the first (the oldest chip's PTX,
+  // which the driver compiles for newer chips too) is the one embedded.
+  SmallVector<Attribute> targets;
+  for (auto [target, features] : llvm::zip(chips.chips, checkedFeatures))
+    targets.push_back(NVVM::NVVMTargetAttr::get(&getContext(), optLevel,
+                                                "nvptx64-nvidia-cuda",
+                                                target->name, features));
   // A module that targets another GPU too would be lowered to NVVM and
   // then serialized for that GPU as well, whose backend cannot compile it.
-  if (failed(gpumem::attachOwnTarget(module, target, "cuda")))
+  if (failed(gpumem::attachOwnTargets(module, targets, "cuda")))
     signalPassFailure();
 }
 

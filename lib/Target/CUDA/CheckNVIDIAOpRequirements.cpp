@@ -170,11 +170,13 @@ struct Target {
   Version10 ptx = 0;
 };
 
-/// The target of `module`'s first #nvvm.target, if any.
-std::optional<Target> getTarget(gpu::GPUModuleOp module) {
+/// The targets of `module`'s #nvvm.target attributes (one per chip it is
+/// compiled for), those gpumem can read.
+SmallVector<Target> getTargets(gpu::GPUModuleOp module) {
+  SmallVector<Target> result;
   ArrayAttr targets = module.getTargetsAttr();
   if (!targets)
-    return std::nullopt;
+    return result;
   for (Attribute attr : targets) {
     auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
     if (!nvvm)
@@ -183,10 +185,10 @@ std::optional<Target> getTarget(gpu::GPUModuleOp module) {
     target.chip = nvvm.getChip().str();
     StringRef digits = StringRef(target.chip);
     if (!digits.consume_front("sm_"))
-      return std::nullopt;
+      continue;
     target.archSpecific = digits.consume_back("a");
     if (digits.getAsInteger(10, target.sm))
-      return std::nullopt;
+      continue;
     bool malformed = false;
     std::optional<Version10> ptx =
         parsePtxFeature(nvvm.getFeatures(), malformed);
@@ -194,9 +196,9 @@ std::optional<Target> getTarget(gpu::GPUModuleOp module) {
       target.ptx = *ptx;
     else if (const NVIDIAChip *chip = lookupNVIDIAChip(target.chip))
       target.ptx = chip->minPtx;
-    return target;
+    result.push_back(target);
   }
-  return std::nullopt;
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -508,9 +510,15 @@ struct CheckNVIDIAOpRequirementsPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    std::optional<Target> target = getTarget(module);
-    if (!target)
+    SmallVector<Target> targets = getTargets(module);
+    if (targets.empty())
       return;
+    // Reported for the first chip that misses it.
+    auto reportUnmetOnAny = [&](Operation *op, const Need &need) {
+      return llvm::any_of(targets, [&](const Target &target) {
+        return reportUnmet(op, need, target);
+      });
+    };
     bool failed = false;
     module.walk([&](Operation *op) {
       // A function that takes or returns a matrix holds its fragment too:
@@ -537,7 +545,7 @@ struct CheckNVIDIAOpRequirementsPass
             failed = true;
             return;
           }
-          failed |= reportUnmet(op, *need, *target);
+          failed |= reportUnmetOnAny(op, *need);
         }
         return;
       }
@@ -550,7 +558,7 @@ struct CheckNVIDIAOpRequirementsPass
         LLVM_DEBUG(llvm::dbgs()
                    << op->getName() << " needs sm_" << (*need)->needs.sm
                    << ", PTX " << (*need)->needs.ptx << "\n");
-        failed |= reportUnmet(op, **need, *target);
+        failed |= reportUnmetOnAny(op, **need);
       }
     });
     if (failed)

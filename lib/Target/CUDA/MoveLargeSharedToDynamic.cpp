@@ -6,8 +6,9 @@
 // Algorithm, per kernel gpu.func of every gpu.module:
 //  1. Lay the workgroup attributions out at offsets aligned as
 //     getAttributionAlignment says (16 bytes or more); stop
-//     when the total fits the chip's static limit.
-//  2. Over the chip's per-block maximum: an error at the kernel.
+//     when the total fits the chip's static limit (the smallest of the
+//     chips', when `chip` lists several).
+//  2. Over a chip's per-block maximum: an error at the kernel naming it.
 //  3. Replace each attribution by a memref.view of gpu.dynamic_shared_memory
 //     at its offset (cast to the attribution's memory-space spelling), drop
 //     the attributions. The kernel's own gpu.dynamic_shared_memory (the
@@ -29,6 +30,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMMOVELARGESHAREDTODYNAMICPASS
 #include "gpumem/Target/CUDA/Passes.h.inc"
@@ -47,12 +50,13 @@ struct MoveLargeSharedToDynamicPass
 private:
   /// Moves `kernel`'s attributions; returns the bytes its launches must
   /// pass, 0 when nothing moved, or failure after an error.
-  FailureOr<uint64_t> moveAttributions(gpu::GPUFuncOp kernel,
-                                       const gpumem::NVIDIAChip &target);
+  FailureOr<uint64_t>
+  moveAttributions(gpu::GPUFuncOp kernel,
+                   ArrayRef<const gpumem::NVIDIAChip *> targets);
 };
 
 FailureOr<uint64_t> MoveLargeSharedToDynamicPass::moveAttributions(
-    gpu::GPUFuncOp kernel, const gpumem::NVIDIAChip &target) {
+    gpu::GPUFuncOp kernel, ArrayRef<const gpumem::NVIDIAChip *> targets) {
   DataLayout layout = DataLayout::closest(kernel);
   SmallVector<uint64_t> offsets;
   uint64_t total = 0;
@@ -70,13 +74,19 @@ FailureOr<uint64_t> MoveLargeSharedToDynamicPass::moveAttributions(
     offsets.push_back(total);
     total += gpumem::getWorkgroupBufferBytes(type, layout);
   }
-  if (total <= target.staticSharedBytes)
+  // The smallest static limit of the chips decides the move; each chip's
+  // maximum must hold the total.
+  uint64_t staticLimit = targets.front()->staticSharedBytes;
+  for (const gpumem::NVIDIAChip *target : targets)
+    staticLimit = std::min(staticLimit, target->staticSharedBytes);
+  if (total <= staticLimit)
     return uint64_t(0);
-  if (total > target.maxSharedBytesPerBlock)
-    return kernel.emitOpError()
-           << "uses " << total << " bytes of workgroup memory; "
-           << target.name.str() << " allows at most "
-           << target.maxSharedBytesPerBlock << " per block";
+  for (const gpumem::NVIDIAChip *target : targets)
+    if (total > target->maxSharedBytesPerBlock)
+      return kernel.emitOpError()
+             << "uses " << total << " bytes of workgroup memory; "
+             << target->name.str() << " allows at most "
+             << target->maxSharedBytesPerBlock << " per block";
   SmallVector<gpu::DynamicSharedMemoryOp> ownDynamic;
   kernel.walk([&](gpu::DynamicSharedMemoryOp op) { ownDynamic.push_back(op); });
 
@@ -133,10 +143,10 @@ FailureOr<uint64_t> MoveLargeSharedToDynamicPass::moveAttributions(
 
 void MoveLargeSharedToDynamicPass::runOnOperation() {
   ModuleOp module = getOperation();
-  const gpumem::NVIDIAChip *target = gpumem::lookupNVIDIAChip(chip);
-  if (!target) {
+  gpumem::NVIDIAChipList targets = gpumem::parseNVIDIAChipList(chip);
+  if (targets.chips.empty()) {
     emitError(module.getLoc())
-        << "unknown NVIDIA chip '" << chip << "'; gpumem knows "
+        << "unknown NVIDIA chip '" << targets.unknown << "'; gpumem knows "
         << gpumem::listNVIDIAChips();
     return signalPassFailure();
   }
@@ -144,7 +154,7 @@ void MoveLargeSharedToDynamicPass::runOnOperation() {
   module.walk([&](gpu::GPUFuncOp kernel) {
     if (!kernel.isKernel() || kernel.getNumWorkgroupAttributions() == 0)
       return;
-    FailureOr<uint64_t> bytes = moveAttributions(kernel, *target);
+    FailureOr<uint64_t> bytes = moveAttributions(kernel, targets.chips);
     if (failed(bytes)) {
       failedAny = true;
       return;

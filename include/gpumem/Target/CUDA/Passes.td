@@ -40,7 +40,8 @@ def GPUMemAttachNVVMTargetPass
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "NVIDIA chip, for example sm_80 or sm_90">,
+           "NVIDIA chip, for example sm_80 or sm_90, or several, "
+           "comma-separated: a target for each, oldest first">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "PTX features such as +ptx80; empty: the chip's minimum PTX version">,
     Option<"format", "format", "::gpumem::BinaryFormat",
@@ -143,7 +144,8 @@ def GPUMemMoveLargeSharedToDynamicPass
                            "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "NVIDIA chip whose per-block shared memory maximum applies">,
+           "NVIDIA chip whose per-block shared memory maximum applies, or "
+           "several, comma-separated: each one's">,
   ];
 }
 
@@ -363,6 +365,44 @@ def GPUMemReportNVIDIARegistersPass
              clEnumValN(::gpumem::ReportFormat::JSON, "json", "JSON"))}]>,
     Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
            "The report file (text is appended), or - for stderr">,
+  ];
+}
+
+def GPUMemPackNVIDIAFatbinPass
+    : Pass<"gpumem-pack-nvidia-fatbin", "::mlir::ModuleOp"> {
+  let summary = "Serialize each gpu.module compiled for several NVIDIA chips "
+                "into one fatbin: a cubin per chip and the newest chip's PTX";
+  let description = [{
+    A gpu.module with several `#nvvm.target`s (the cuda pipeline's
+    `chip=sm_80,sm_90`) is serialized by each target's own serializer, as
+    `gpu-module-to-binary` would: a cubin per chip (ptxas), and the PTX of
+    the newest chip, which the driver compiles for chips newer than any
+    listed (nvcc's `-gencode arch=compute_NN,code=compute_NN`). `fatbinary`
+    of the same toolkit packs them into one fatbin, which the driver's
+    `cuModuleLoadData` picks from: the cubin of the device's chip, else the
+    PTX. The gpu.binary keeps every cubin and the PTX as objects beside the
+    fatbin (for `--smem-report`'s registers per chip and for
+    `gpumem-objects`), and its `#gpu.select_object` embeds only the fatbin:
+
+    ```mlir
+    gpu.module @m [#nvvm.target<chip = "sm_80", features = "+ptx70">,
+                   #nvvm.target<chip = "sm_90", features = "+ptx78">] { ... }
+    ```
+    becomes
+    ```mlir
+    gpu.binary @m <#gpu.select_object<3 : i32>> [
+      #gpu.object<#nvvm.target<chip = "sm_80", ...>, bin = "...">,
+      #gpu.object<#nvvm.target<chip = "sm_90", ...>, bin = "...">,
+      #gpu.object<#nvvm.target<chip = "sm_90", ...>, assembly = "...">,
+      #gpu.object<#nvvm.target<chip = "sm_90", ...>, "...">]
+    ```
+    Modules with one target are left to `gpu-module-to-binary`. A failure
+    of ptxas or fatbinary is an error at the module, with their message.
+  }];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root holding bin/ptxas and bin/fatbinary; empty: "
+           "$CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then $PATH">,
   ];
 }
 

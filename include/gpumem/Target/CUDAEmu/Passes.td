@@ -30,14 +30,21 @@ def GPUMemLowerNVVMToCPUPass
       checked), `nvvm.vote.sync`, `nvvm.redux.sync`, `nvvm.match.sync` and
       `nvvm.bar.warp.sync` call the runtime's PTX services; fences are host
       fences;
+    - the tensor-core ops (`nvvm.wmma.load`, `nvvm.wmma.store`,
+      `nvvm.wmma.mma`, `nvvm.mma.sync`, `nvvm.ldmatrix`) are one warp-wide
+      runtime call each, which computes the warp's result with the PTX
+      ISA's per-lane fragment layouts; `nvvm.cp.async.shared.global`, its
+      commit and its wait record copies that the runtime performs at the
+      wait that covers them;
     - `vprintf` and `__assertfail` behave as CUDA's; libdevice's `__nv_*`
       math functions become libm's;
     - every `addrspace(3)` global gets its own offset and alignment in the
       block's shared arena, the `extern` array follows them; address spaces
       are erased.
 
-    Anything else NVVM-specific (tensor-core ops, inline PTX, other
-    `llvm.nvvm.*` intrinsics) is a located error. Each kernel `K` becomes
+    Anything else NVVM-specific (tensor-core ops of other shapes or types,
+    TMA, mbarriers, inline PTX, other `llvm.nvvm.*` intrinsics) is a
+    located error. Each kernel `K` becomes
     `__gpumem_kernel_K` and `__gpumem_run_thread_K`; `K` stays an empty
     stub, and the module exports its kernel table with the chip (from the
     module's `#nvvm.target`) and its shared memory limit, which the runtime
