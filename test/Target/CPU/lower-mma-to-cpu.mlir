@@ -129,3 +129,41 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// scf.if and scf.while carry fragments as their vectors.
+
+// CHECK-LABEL: func.func private @__gpumem_kernel_k(
+// CHECK: %[[IF:.*]] = scf.if %{{.*}} -> (vector<8xf32>) {
+// CHECK: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[IF]]) : (index, vector<8xf32>) -> (index, vector<8xf32>)
+// CHECK: scf.condition(%{{.*}}) %{{.*}}, %{{.*}} : index, vector<8xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NOT: mma_matrix
+gpu.module @kernels {
+  gpu.func @k(%c: memref<16x16xf32>, %n: index, %p: i1) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %z = gpu.subgroup_mma_constant_matrix %zero : !gpu.mma_matrix<16x16xf32, "COp">
+    %o = gpu.subgroup_mma_constant_matrix %one : !gpu.mma_matrix<16x16xf32, "COp">
+    %r = scf.if %p -> !gpu.mma_matrix<16x16xf32, "COp"> {
+      scf.yield %z : !gpu.mma_matrix<16x16xf32, "COp">
+    } else {
+      scf.yield %o : !gpu.mma_matrix<16x16xf32, "COp">
+    }
+    %w:2 = scf.while (%i = %c0, %m = %r) : (index, !gpu.mma_matrix<16x16xf32, "COp">) -> (index, !gpu.mma_matrix<16x16xf32, "COp">) {
+      %lt = arith.cmpi ult, %i, %n : index
+      scf.condition(%lt) %i, %m : index, !gpu.mma_matrix<16x16xf32, "COp">
+    } do {
+    ^bb0(%i: index, %m: !gpu.mma_matrix<16x16xf32, "COp">):
+      %e = gpu.subgroup_mma_elementwise addf %m, %o : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+      %i1 = arith.addi %i, %c1 : index
+      scf.yield %i1, %e : index, !gpu.mma_matrix<16x16xf32, "COp">
+    }
+    gpu.subgroup_mma_store_matrix %w#1, %c[%c0, %c0] {leadDimension = 16 : index}
+        : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x16xf32>
+    gpu.return
+  }
+}
