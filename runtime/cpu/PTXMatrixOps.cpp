@@ -34,13 +34,15 @@
 // 19 bits) are exact in binary32; they are accumulated in binary32 in k
 // order from C, and an .f16 D is rounded to nearest even once at the end;
 // .f64 uses fused multiply-adds in k order; .s8/.u8 accumulate in 32-bit
-// integers, wrapping.
+// integers, wrapping, or with mma.sync's .satfinite clamped to them.
 //===----------------------------------------------------------------------===//
 
 #include "PTXWarpOps.h"
 
 #include "gpumem/Runtime/PTXMatrix.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -302,11 +304,13 @@ void multiply(int descriptor, const WarpOperands lanes[]) {
           acc = std::fma(a[size_t(i * k + kk)], b[size_t(kk * n + j)], acc);
         d[at] = acc;
       } else if (typeCD == GPUMEM_MATRIX_S32) {
-        uint32_t acc = uint32_t(int32_t(c[at]));
+        int64_t acc = int64_t(c[at]);
         for (int kk = 0; kk < k; ++kk)
-          acc += uint32_t(int32_t(a[size_t(i * k + kk)]) *
-                          int32_t(b[size_t(kk * n + j)]));
-        d[at] = double(int32_t(acc));
+          acc +=
+              int64_t(a[size_t(i * k + kk)]) * int64_t(b[size_t(kk * n + j)]);
+        if (descriptor & GPUMEM_MATRIX_SATFINITE)
+          acc = std::min<int64_t>(std::max<int64_t>(acc, INT32_MIN), INT32_MAX);
+        d[at] = double(int32_t(uint32_t(uint64_t(acc))));
       } else {
         float acc = float(c[at]);
         for (int kk = 0; kk < k; ++kk)

@@ -61,6 +61,8 @@ enum GPUMemMatrixType {
 #define GPUMEM_MATRIX_TYPE_CD(d) (((d) >> 25) & 7)
 #define GPUMEM_MATRIX_COL_A(d) (((d) >> 28) & 1)
 #define GPUMEM_MATRIX_COL_B(d) (((d) >> 29) & 1)
+/* Bit 30: mma.sync's .satfinite (integer D clamped to 32 bits). */
+#define GPUMEM_MATRIX_SATFINITE (1 << 30)
 
 /* Bytes before a record's first register word. */
 #define GPUMEM_MATRIX_RECORD_HEADER 8

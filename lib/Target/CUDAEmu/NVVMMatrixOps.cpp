@@ -299,6 +299,8 @@ public:
         *accumulatorType(mma.getOperandC().front().getType()),
         mma.getLayoutA() == NVVM::MMALayout::col,
         mma.getLayoutB() == NVVM::MMALayout::col);
+    if (mma.getIntOverflowBehavior() == NVVM::MMAIntOverflow::satfinite)
+      descriptor |= GPUMEM_MATRIX_SATFINITE;
     return lowerMultiply(emit, rewriter, mma, descriptor, mma->getOperands());
   }
 };
@@ -356,8 +358,6 @@ LogicalResult gpumem::cudaemu::checkMatrixOp(Operation *op) {
         !accumulatorType(mma.getOperandC().front().getType()) ||
         !isMMASyncShape(*type, shape.getM(), shape.getN(), shape.getK()))
       return refuse("of this shape and type");
-    if (mma.getIntOverflowBehavior() == NVVM::MMAIntOverflow::satfinite)
-      return refuse("with .satfinite");
   }
   if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op))
     if (ld.getShape().getM() != 8 || ld.getShape().getN() != 8 ||
