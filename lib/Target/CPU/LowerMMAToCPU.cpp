@@ -24,9 +24,8 @@
 //    is a segment of one row (32 divides M*N, S divides N), each k adds
 //    A[r][k] times the segment of B's row k: S-wide FMAs, the segment chosen
 //    among N/S static slices by select.
-//  - nvgpu.device_async_copy: copied when issued (a masked load zero-fills
-//    past src-elements); the token is an i32, create_group and wait do
-//    nothing (docs/decisions.md).
+//  - nvgpu's async copies: LowerAsyncCopiesToCPU.cpp; their tokens become
+//    i32 here.
 //===----------------------------------------------------------------------===//
 
 #include "LowerMMAToCPU.h"
@@ -528,60 +527,6 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
   }
 };
 
-//===----------------------------------------------------------------------===//
-// Asynchronous copies
-//===----------------------------------------------------------------------===//
-
-struct AsyncCopyLowering : OpConversionPattern<nvgpu::DeviceAsyncCopyOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(nvgpu::DeviceAsyncCopyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type element = op.getSrc().getType().getElementType();
-    int64_t count = op.getDstElements().getSExtValue();
-    auto type = VectorType::get({count}, element);
-    Value data;
-    if (Value srcElements = adaptor.getSrcElements()) {
-      auto maskType = VectorType::get({count}, rewriter.getI1Type());
-      Value mask = vector::CreateMaskOp::create(
-          rewriter, loc, maskType, ArrayRef<OpFoldResult>{srcElements});
-      data = vector::MaskedLoadOp::create(rewriter, loc, type, adaptor.getSrc(),
-                                          adaptor.getSrcIndices(), mask,
-                                          zeroOf(rewriter, loc, type));
-    } else {
-      data = vector::LoadOp::create(rewriter, loc, type, adaptor.getSrc(),
-                                    adaptor.getSrcIndices());
-    }
-    vector::StoreOp::create(rewriter, loc, data, adaptor.getDst(),
-                            adaptor.getDstIndices());
-    rewriter.replaceOp(op, zeroOf(rewriter, loc, rewriter.getI32Type()));
-    return success();
-  }
-};
-
-struct AsyncGroupLowering
-    : OpConversionPattern<nvgpu::DeviceAsyncCreateGroupOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(nvgpu::DeviceAsyncCreateGroupOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op,
-                       zeroOf(rewriter, op.getLoc(), rewriter.getI32Type()));
-    return success();
-  }
-};
-
-struct AsyncWaitLowering : OpConversionPattern<nvgpu::DeviceAsyncWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(nvgpu::DeviceAsyncWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 } // namespace
 
 LogicalResult
@@ -630,8 +575,8 @@ gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
       nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>();
   RewritePatternSet patterns(context);
   patterns.add<LoadMatrixLowering, StoreMatrixLowering, ConstantMatrixLowering,
-               ElementwiseLowering, ComputeLowering, AsyncCopyLowering,
-               AsyncGroupLowering, AsyncWaitLowering>(converter, context);
+               ElementwiseLowering, ComputeLowering>(converter, context);
+  populateAsyncCopyToCPUPatterns(converter, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   return applyPartialConversion(module, target, std::move(patterns));

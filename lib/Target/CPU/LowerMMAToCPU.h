@@ -1,13 +1,16 @@
 //===----------------------------------------------------------------------===//
 // The cpu target's lowering of tensor-core fragments (gpu.subgroup_mma_*) and
 // of nvgpu's asynchronous copies to vector, memref, arith and scf ops that
-// every thread runs alone (LowerMMAToCPU.cpp says the fragment layout).
+// every thread runs alone (LowerMMAToCPU.cpp says the fragment layout,
+// LowerAsyncCopiesToCPU.cpp the copies).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_LIB_TARGET_CPU_LOWERMMATOCPU_H
 #define GPUMEM_LIB_TARGET_CPU_LOWERMMATOCPU_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace gpumem::cpu {
 
@@ -16,6 +19,11 @@ namespace gpumem::cpu {
 /// scf.for/if/while ops that carry their values. An op it cannot lower gets a
 /// located error and the result is failure.
 mlir::LogicalResult lowerFragmentsAndAsyncCopies(mlir::gpu::GPUModuleOp module);
+
+/// The patterns of nvgpu's device_async_copy, create_group and wait
+/// (LowerAsyncCopiesToCPU.cpp), for a converter that makes tokens i32.
+void populateAsyncCopyToCPUPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 
 } // namespace gpumem::cpu
 
