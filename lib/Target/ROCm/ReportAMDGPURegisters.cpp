@@ -18,6 +18,7 @@
 
 #include "gpumem/Support/AMDGPUTarget.h"
 #include "gpumem/Target/ROCm/Passes.h"
+#include "gpumem/Transforms/RegisterReport.h"
 #include "gpumem/Transforms/WorkgroupMemoryPlan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -190,40 +191,6 @@ void printText(const KernelRecord &record, llvm::raw_ostream &os) {
   os << ")\n";
 }
 
-/// Adds the records to the kernels of the JSON report in `path`, which
-/// gpumem-plan-workgroup-memory wrote.
-LogicalResult mergeIntoJSON(StringRef path, ArrayRef<KernelRecord> records) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return failure();
-  llvm::Expected<llvm::json::Value> value =
-      llvm::json::parse((*buffer)->getBuffer());
-  if (!value) {
-    llvm::consumeError(value.takeError());
-    return failure();
-  }
-  llvm::json::Object *top = value->getAsObject();
-  llvm::json::Array *kernels = top ? top->getArray("kernels") : nullptr;
-  if (!kernels)
-    return failure();
-  for (llvm::json::Value &entry : *kernels) {
-    llvm::json::Object *kernel = entry.getAsObject();
-    if (!kernel)
-      continue;
-    for (const KernelRecord &record : records)
-      if (kernel->getString("module") == StringRef(record.module) &&
-          kernel->getString("kernel") == StringRef(record.resources.name))
-        for (auto &field : toJSON(record))
-          (*kernel)[field.first] = field.second;
-  }
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error);
-  if (error)
-    return failure();
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(*value))) << "\n";
-  return success();
-}
-
 void ReportAMDGPURegistersPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<KernelRecord> records;
@@ -250,36 +217,17 @@ void ReportAMDGPURegistersPass::runOnOperation() {
       }
     }
   });
-  if (report == gpumem::ReportFormat::JSON && reportFile != "-") {
-    if (failed(mergeIntoJSON(reportFile, records))) {
-      emitError(module.getLoc())
-          << "cannot add registers to the JSON report '" << reportFile << "'";
-      signalPassFailure();
-    }
-    return;
-  }
-  std::error_code error;
-  std::unique_ptr<llvm::raw_fd_ostream> file;
-  if (reportFile != "-") {
-    file = std::make_unique<llvm::raw_fd_ostream>(reportFile, error,
-                                                  llvm::sys::fs::OF_Append);
-    if (error) {
-      emitError(module.getLoc()) << "cannot write the register report to '"
-                                 << reportFile << "': " << error.message();
-      return signalPassFailure();
-    }
-  }
-  llvm::raw_ostream &os = file ? *file : llvm::errs();
+  SmallVector<gpumem::KernelRegisterEntry> entries;
   for (const KernelRecord &record : records) {
-    if (report == gpumem::ReportFormat::JSON) {
-      llvm::json::Object object = toJSON(record);
-      object["module"] = record.module;
-      object["kernel"] = record.resources.name;
-      os << llvm::json::Value(std::move(object)) << "\n";
-      continue;
-    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
     printText(record, os);
+    entries.push_back(
+        {record.module, record.resources.name, toJSON(record), text});
   }
+  if (failed(gpumem::writeKernelRegisterReport(module, report, reportFile,
+                                               entries)))
+    signalPassFailure();
 }
 
 } // namespace
