@@ -531,6 +531,30 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
 
 LogicalResult
 gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
+  // Fragments as large as tensor cores take them: an A or B fragment is a
+  // vector in every lane, and a matrix of a million elements would be too.
+  constexpr int64_t kMaxFragmentSide = 64;
+  WalkResult tooLarge = module.walk([&](Operation *op) {
+    auto types =
+        llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
+    for (Type type : types) {
+      auto matrix = dyn_cast<gpu::MMAMatrixType>(type);
+      if (!matrix || llvm::all_of(matrix.getShape(), [](int64_t side) {
+            return side <= kMaxFragmentSide;
+          }))
+        continue;
+      op->emitOpError() << "uses a " << matrix.getShape()[0] << "x"
+                        << matrix.getShape()[1]
+                        << " matrix fragment; the cpu target takes fragments "
+                           "of at most "
+                        << kMaxFragmentSide << "x" << kMaxFragmentSide
+                        << " (tensor cores' are 32x32 at most)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (tooLarge.wasInterrupted())
+    return failure();
   // Fragments and tokens may flow through scf only.
   WalkResult misplaced = module.walk([](Operation *op) {
     if (isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,

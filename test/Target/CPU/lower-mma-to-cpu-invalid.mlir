@@ -29,3 +29,16 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A fragment far larger than any tensor core's (a mutant of the fuzzer made
+// this one) would be a vector of a million elements in every lane.
+gpu.module @kernels {
+  gpu.func @huge(%a: memref<1024x1024xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'gpu.subgroup_mma_load_matrix' op uses a 1024x1024 matrix fragment; the cpu target takes fragments of at most 64x64 (tensor cores' are 32x32 at most)}}
+    %x = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 1024 : index} : memref<1024x1024xf16> -> !gpu.mma_matrix<1024x1024xf16, "AOp">
+    gpu.return
+  }
+}
