@@ -531,24 +531,43 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
 
 LogicalResult
 gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
-  // Fragments as large as tensor cores take them: an A or B fragment is a
-  // vector in every lane, and a matrix of a million elements would be too.
-  constexpr int64_t kMaxFragmentSide = 64;
+  // Fragments as tensor cores have them, 1 to 32 rows and columns: an A or
+  // B fragment is a vector in every lane, and the lowering's code grows with
+  // the fragment's elements; an empty one has no lane share.
+  constexpr int64_t kMaxFragmentSide = 32;
   WalkResult tooLarge = module.walk([&](Operation *op) {
     auto types =
         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
     for (Type type : types) {
       auto matrix = dyn_cast<gpu::MMAMatrixType>(type);
       if (!matrix || llvm::all_of(matrix.getShape(), [](int64_t side) {
-            return side <= kMaxFragmentSide;
+            return side >= 1 && side <= kMaxFragmentSide;
           }))
         continue;
       op->emitOpError() << "uses a " << matrix.getShape()[0] << "x"
                         << matrix.getShape()[1]
                         << " matrix fragment; the cpu target takes fragments "
-                           "of at most "
-                        << kMaxFragmentSide << "x" << kMaxFragmentSide
-                        << " (tensor cores' are 32x32 at most)";
+                           "of 1 to "
+                        << kMaxFragmentSide
+                        << " rows and columns, as tensor cores have them";
+      return WalkResult::interrupt();
+    }
+    // A C fragment's lane shares are segments of its rows, as in every
+    // tensor-core shape (16x16, 32x8, 8x32, 8x8): the compute is then
+    // vector FMAs (its element-by-element form took minutes to compile).
+    for (Type type : types) {
+      auto matrix = dyn_cast<gpu::MMAMatrixType>(type);
+      if (!matrix || matrix.getOperand() != "COp")
+        continue;
+      int64_t rows = matrix.getShape()[0], cols = matrix.getShape()[1];
+      int64_t share = rows * cols / 32;
+      if ((rows * cols) % 32 == 0 && share > 0 && cols % share == 0)
+        continue;
+      op->emitOpError() << "uses a " << rows << "x" << cols
+                        << " accumulator fragment; on the cpu target each "
+                           "lane holds a segment of a row, so 32 must divide "
+                           "its elements and each lane's share its columns "
+                           "(16x16, 32x8, 8x32 and 8x8 do)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

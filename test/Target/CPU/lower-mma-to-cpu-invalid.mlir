@@ -37,8 +37,33 @@ gpu.module @kernels {
 gpu.module @kernels {
   gpu.func @huge(%a: memref<1024x1024xf16>) kernel {
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{'gpu.subgroup_mma_load_matrix' op uses a 1024x1024 matrix fragment; the cpu target takes fragments of at most 64x64 (tensor cores' are 32x32 at most)}}
+    // expected-error @+1 {{'gpu.subgroup_mma_load_matrix' op uses a 1024x1024 matrix fragment; the cpu target takes fragments of 1 to 32 rows and columns, as tensor cores have them}}
     %x = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 1024 : index} : memref<1024x1024xf16> -> !gpu.mma_matrix<1024x1024xf16, "AOp">
+    gpu.return
+  }
+}
+
+// -----
+
+// An empty fragment has no share for any lane.
+gpu.module @kernels {
+  gpu.func @empty(%a: memref<16x0xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'gpu.subgroup_mma_load_matrix' op uses a 16x0 matrix fragment; the cpu target takes fragments of 1 to 32 rows and columns, as tensor cores have them}}
+    %x = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 8 : index} : memref<16x0xf32> -> !gpu.mma_matrix<16x0xf32, "AOp">
+    gpu.return
+  }
+}
+
+// -----
+
+// Each lane's share of an accumulator is a segment of one row; 24x24 has 18
+// elements a lane, which do not divide its 24 columns.
+gpu.module @kernels {
+  gpu.func @odd(%c: memref<24x24xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'gpu.subgroup_mma_load_matrix' op uses a 24x24 accumulator fragment; on the cpu target each lane holds a segment of a row, so 32 must divide its elements and each lane's share its columns (16x16, 32x8, 8x32 and 8x8 do)}}
+    %z = gpu.subgroup_mma_load_matrix %c[%c0, %c0] {leadDimension = 24 : index} : memref<24x24xf32> -> !gpu.mma_matrix<24x24xf32, "COp">
     gpu.return
   }
 }
