@@ -21,6 +21,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMATTACHROCDLTARGETPASS
@@ -117,6 +119,31 @@ static LogicalResult checkAddressSpaces(ModuleOp module) {
                "AMD GPUs"});
 }
 
+/// A call in device code to a function the gpu.module only declares: the
+/// code object is linked alone, with the ROCm device libraries, so nothing
+/// else could define it (the AMDGPU backend aborts on some such calls, the
+/// linker refuses the others). The device libraries' functions may be
+/// declared and called by name.
+static LogicalResult refuseExternalCalls(ModuleOp module) {
+  WalkResult result = module.walk([](CallOpInterface call) {
+    if (!call->getParentOfType<gpu::GPUModuleOp>())
+      return WalkResult::advance();
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+    if (!callee || !callee.isExternal())
+      return WalkResult::advance();
+    StringRef name = cast<SymbolOpInterface>(*callee).getName();
+    if (name.starts_with("__ocml_") || name.starts_with("__ockl_") ||
+        name.starts_with("__oclc_") || name.starts_with("llvm."))
+      return WalkResult::advance();
+    call->emitOpError() << "calls @" << name
+                        << ", which the gpu.module declares but does not "
+                           "define; AMD device code is linked with the ROCm "
+                           "device libraries only (__ocml_*, __ockl_*)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 void AttachROCDLTargetPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<CheckedTarget> checked = checkTarget(module);
@@ -124,7 +151,8 @@ void AttachROCDLTargetPass::runOnOperation() {
     return signalPassFailure();
   if (failed(checkAddressSpaces(module)) ||
       failed(gpumem::refuseForeignDeviceCode(module, {"nvvm", "nvgpu"},
-                                             "NVIDIA", "rocm")))
+                                             "NVIDIA", "rocm")) ||
+      failed(refuseExternalCalls(module)))
     return signalPassFailure();
 
   MLIRContext *context = &getContext();
