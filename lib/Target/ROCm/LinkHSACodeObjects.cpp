@@ -25,11 +25,25 @@
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectWriter.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 
 #define DEBUG_TYPE "gpumem-link-hsa-code-objects"
 
@@ -41,6 +55,75 @@ namespace gpumem {
 using namespace mlir;
 
 namespace {
+
+/// The relocatable object of AMDGPU assembly `isa`, assembled by LLVM's MC
+/// layer as upstream's ROCDL::assembleIsa does, but with the assembler's
+/// messages (an assembly string written by hand may be wrong) reported at
+/// `binary` instead of printed on stderr without a location.
+FailureOr<SmallVector<char, 0>> assemble(gpu::BinaryOp binary, StringRef isa,
+                                         ROCDL::ROCDLTargetAttr target) {
+  llvm::Triple triple(llvm::Triple::normalize(target.getTriple()));
+  std::string error;
+  const llvm::Target *backend =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend)
+    return binary.emitError() << "no AMDGPU assembler: " << error;
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(isa),
+                             llvm::SMLoc());
+  std::string messages;
+  sources.setDiagHandler(
+      [](const llvm::SMDiagnostic &diagnostic, void *context) {
+        auto &text = *static_cast<std::string *>(context);
+        if (!text.empty())
+          text += "; ";
+        text += ("line " + llvm::Twine(diagnostic.getLineNo()) + ": " +
+                 diagnostic.getMessage())
+                    .str();
+      },
+      &messages);
+  llvm::MCTargetOptions options;
+  std::unique_ptr<llvm::MCRegisterInfo> registers(
+      backend->createMCRegInfo(triple));
+  std::unique_ptr<llvm::MCAsmInfo> asmInfo(
+      backend->createMCAsmInfo(*registers, triple, options));
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      backend->createMCSubtargetInfo(triple, target.getChip(),
+                                     target.getFeatures()));
+  std::unique_ptr<llvm::MCInstrInfo> instructions(backend->createMCInstrInfo());
+  if (!registers || !asmInfo || !subtarget || !instructions)
+    return binary.emitError()
+           << "cannot set up the AMDGPU assembler for " << target.getChip();
+  llvm::MCContext context(triple, asmInfo.get(), registers.get(),
+                          subtarget.get(), &sources, &options);
+  std::unique_ptr<llvm::MCObjectFileInfo> files(
+      backend->createMCObjectFileInfo(context, /*PIC=*/false));
+  context.setObjectFileInfo(files.get());
+  SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::MCAsmBackend *asmBackend =
+      backend->createMCAsmBackend(*subtarget, *registers, options);
+  std::unique_ptr<llvm::MCStreamer> streamer(backend->createMCObjectStreamer(
+      triple, context, std::unique_ptr<llvm::MCAsmBackend>(asmBackend),
+      asmBackend->createObjectWriter(os),
+      std::unique_ptr<llvm::MCCodeEmitter>(
+          backend->createMCCodeEmitter(*instructions, context)),
+      *subtarget));
+  std::unique_ptr<llvm::MCAsmParser> parser(
+      llvm::createMCAsmParser(sources, context, *streamer, *asmInfo));
+  std::unique_ptr<llvm::MCTargetAsmParser> targetParser(
+      backend->createMCAsmParser(*subtarget, *parser, *instructions, options));
+  if (!targetParser)
+    return binary.emitError()
+           << "cannot set up the AMDGPU assembler for " << target.getChip();
+  parser->setTargetParser(*targetParser);
+  if (parser->Run(/*NoInitialTextSection=*/false) || !messages.empty())
+    return binary.emitError()
+           << "cannot assemble the AMDGPU assembly of gpu.binary @"
+           << binary.getName() << ": " << messages;
+  streamer.reset();
+  return object;
+}
 
 /// Links the relocatable `object` with `ldLld` into an HSA code object;
 /// on failure, reports ld.lld's first line of errors at `binary`.
@@ -139,9 +222,8 @@ void LinkHSACodeObjectsPass::runOnOperation() {
         return WalkResult::interrupt();
       }
       ROCDL::SerializeGPUModuleBase::init();
-      FailureOr<SmallVector<char, 0>> relocatable = ROCDL::assembleIsa(
-          object.getObject().getValue(), target.getTriple(), target.getChip(),
-          target.getFeatures(), [&] { return binary.emitError(); });
+      FailureOr<SmallVector<char, 0>> relocatable =
+          assemble(binary, object.getObject().getValue(), target);
       if (failed(relocatable))
         return WalkResult::interrupt();
       FailureOr<std::string> codeObject =
