@@ -131,8 +131,9 @@ Constant *makePointerArray(Module &module, ArrayRef<Constant *> elements,
 StructType *getImageType(LLVMContext &context) {
   Type *pointer = PointerType::getUnqual(context);
   Type *i32 = Type::getInt32Ty(context);
-  return StructType::get(context, {pointer, pointer, i32, i32, pointer, pointer,
-                                   i32, pointer, i32, pointer, pointer});
+  return StructType::get(context,
+                         {pointer, pointer, pointer, i32, i32, pointer, pointer,
+                          i32, pointer, i32, pointer, pointer});
 }
 
 /// `module`'s @main wrapped as `i32 <prefix>entry()`, after renaming.
@@ -274,6 +275,7 @@ FailureOr<Constant *> prepareCopy(gpumem::TargetCopy &copy,
       getImageType(context),
       {makeString(module, info.name, prefix + "name"),
        makeString(module, library, prefix + "runtime"),
+       makeString(module, runtimeDirectory, prefix + "runtime_directory"),
        count(gpumem::runsOnCPUCores(copy.target) ? GPUMEM_DEVICE_CPU
                                                  : GPUMEM_DEVICE_GPU),
        count(names.size()),

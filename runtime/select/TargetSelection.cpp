@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 namespace {
 
@@ -51,12 +52,40 @@ void formatNames(const GPUMemTargetImage *images, int32_t count, char *out,
                      images[i].name);
 }
 
+/// dlopen's `image`'s runtime with `flags`: by name (the run path), then
+/// next to the executable, in ../lib from it, and where gpumem-compile found
+/// it. Null with dlerror's first message when none loads.
+void *openRuntime(const GPUMemTargetImage &image, int flags) {
+  dlerror();
+  if (void *library = dlopen(image.runtimeLibrary, flags))
+    return library;
+  char directory[4096];
+  ssize_t length = readlink("/proc/self/exe", directory, sizeof(directory) - 1);
+  directory[length > 0 ? length : 0] = '\0';
+  if (char *slash = strrchr(directory, '/'))
+    *slash = '\0';
+  const char *formats[] = {"%s/%s", "%s/../lib/%s"};
+  char path[8192];
+  for (const char *format : formats) {
+    snprintf(path, sizeof(path), format, directory, image.runtimeLibrary);
+    if (void *library = dlopen(path, flags))
+      return library;
+  }
+  snprintf(path, sizeof(path), "%s/%s", image.runtimeDirectory,
+           image.runtimeLibrary);
+  if (void *library = dlopen(path, flags))
+    return library;
+  // dlerror of the plain name is the message worth giving.
+  dlerror();
+  dlopen(image.runtimeLibrary, flags);
+  return nullptr;
+}
+
 /// Loads the runtime of `image` RTLD_LOCAL and returns what its probe says:
 /// a GPUMEM_DEVICE_* kind, and in `detail` the device or why there is none
 /// (NONE when the library does not load).
 int probe(const GPUMemTargetImage &image, char *detail, size_t size) {
-  dlerror();
-  void *library = dlopen(image.runtimeLibrary, RTLD_NOW | RTLD_LOCAL);
+  void *library = openRuntime(image, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *why = dlerror();
     snprintf(detail, size, "cannot load %s: %s", image.runtimeLibrary,
@@ -82,9 +111,7 @@ const char *notEnough(int kind) {
 
 /// Makes `image`'s runtime global, fills its slots, runs it.
 int run(const GPUMemTargetImage &image) {
-  dlerror();
-  void *library =
-      dlopen(image.runtimeLibrary, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+  void *library = openRuntime(image, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
   if (!library) {
     const char *why = dlerror();
     error("cannot load %s: %s", image.runtimeLibrary, why ? why : "not found");

@@ -44,8 +44,12 @@ __attribute__((visibility("default"))) int gpumemRuntimeProbe(char *detail,
 typedef struct GPUMemTargetImage {
   /* The target's name, as --target and GPUMEM_TARGET spell it: "cuda". */
   const char *name;
-  /* Its runtime library, for dlopen: "libgpumem_cuda_runtime.so". */
+  /* Its runtime library, for dlopen: "libgpumem_cuda_runtime.so", found as
+     the executable's run path says, else next to the executable, in ../lib
+     from it, or in `runtimeDirectory` (where gpumem-compile found it): a
+     sanitizer's dlopen interceptor does not search the run path. */
   const char *runtimeLibrary;
+  const char *runtimeDirectory;
   /* The least GPUMEM_DEVICE_* its runtime must find for the image to be
      chosen without GPUMEM_TARGET: GPU for cuda, rocm and vulkan (a Vulkan CPU
      driver is not taken for a GPU), CPU for the targets that run kernels on
