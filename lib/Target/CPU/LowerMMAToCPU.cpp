@@ -30,6 +30,8 @@
 
 #include "LowerMMAToCPU.h"
 
+#include <cstdint>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -552,6 +554,21 @@ gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
                         << " rows and columns, as tensor cores have them";
       return WalkResult::interrupt();
     }
+    // A leading dimension the index arithmetic can hold.
+    if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op))
+      if (load.getLeadDimension().ugt(INT32_MAX)) {
+        op->emitOpError() << "has leadDimension "
+                          << load.getLeadDimension().getZExtValue()
+                          << "; the cpu target takes at most " << INT32_MAX;
+        return WalkResult::interrupt();
+      }
+    if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op))
+      if (store.getLeadDimension().ugt(INT32_MAX)) {
+        op->emitOpError() << "has leadDimension "
+                          << store.getLeadDimension().getZExtValue()
+                          << "; the cpu target takes at most " << INT32_MAX;
+        return WalkResult::interrupt();
+      }
     // A C fragment's lane shares are segments of its rows, as in every
     // tensor-core shape (16x16, 32x8, 8x32, 8x8): the compute is then
     // vector FMAs (its element-by-element form took minutes to compile).

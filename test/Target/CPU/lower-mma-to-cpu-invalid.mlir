@@ -67,3 +67,16 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A leading dimension whose products overflow the index arithmetic (a
+// mutant of the fuzzer).
+gpu.module @kernels {
+  gpu.func @wide(%a: memref<16x16xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'gpu.subgroup_mma_load_matrix' op has leadDimension 9223372036854775807; the cpu target takes at most 2147483647}}
+    %x = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 9223372036854775807 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+    gpu.return
+  }
+}
