@@ -555,20 +555,16 @@ gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
       return WalkResult::interrupt();
     }
     // A leading dimension the index arithmetic can hold.
+    std::optional<APInt> ld;
     if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op))
-      if (load.getLeadDimension().ugt(INT32_MAX)) {
-        op->emitOpError() << "has leadDimension "
-                          << load.getLeadDimension().getZExtValue()
-                          << "; the cpu target takes at most " << INT32_MAX;
-        return WalkResult::interrupt();
-      }
-    if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op))
-      if (store.getLeadDimension().ugt(INT32_MAX)) {
-        op->emitOpError() << "has leadDimension "
-                          << store.getLeadDimension().getZExtValue()
-                          << "; the cpu target takes at most " << INT32_MAX;
-        return WalkResult::interrupt();
-      }
+      ld = load.getLeadDimension();
+    else if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op))
+      ld = store.getLeadDimension();
+    if (ld && ld->ugt(INT32_MAX)) {
+      op->emitOpError() << "has leadDimension " << ld->getZExtValue()
+                        << "; the cpu target takes at most " << INT32_MAX;
+      return WalkResult::interrupt();
+    }
     // A C fragment's lane shares are segments of its rows, as in every
     // tensor-core shape (16x16, 32x8, 8x32, 8x8): the compute is then
     // vector FMAs (its element-by-element form took minutes to compile).
