@@ -4,7 +4,13 @@
 // as cuMemAlloc_v2, and nothing under the unversioned ones), with scripted
 // behaviour. "Device memory" is malloc'ed host memory, so copies and fills
 // really happen; a module is the NUL-terminated text given to it, and has a
-// kernel for every name that text contains; launches run nothing. Calls
+// kernel for every name that text contains; launches run nothing. A fatbin
+// given to cuModuleLoadData is loaded as drivers do: the cubin of the
+// device's major revision with the highest minor not above the device's,
+// else the newest PTX not newer than the device (which a driver would
+// JIT-compile), else CUDA_ERROR_NO_BINARY_FOR_GPU; the chosen entry's
+// payload is the module (a compressed one, which the fake does not
+// decompress, has every kernel). Calls
 // that need a context fail with CUDA_ERROR_INVALID_CONTEXT unless one is
 // current on the calling thread, and shared memory limits are enforced as
 // drivers do, so the runtime's handling of both is tested, not assumed.
@@ -18,6 +24,7 @@
 
 #include "CUDARuntimeFakeDriver.h"
 #include "DriverTypes.h"
+#include "Fatbin.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -47,6 +54,8 @@ struct FakeFunction {
 
 struct FakeModule {
   std::string image;
+  /// From a compressed fatbin entry: every kernel name is found.
+  bool everyKernel = false;
   std::map<std::string, FakeFunction *> functions;
 };
 
@@ -69,6 +78,7 @@ struct State {
   std::string jitLog;
   size_t memFree = defaultFree, memTotal = defaultTotal;
   int deviceCount = 1;
+  int computeMajor = 9, computeMinor = 0;
   int initResult = -1;
   bool initialized = false;
   bool deinitialized = false;
@@ -197,6 +207,8 @@ FAKE_EXPORT void fakeCudaReset(void) {
   fake.jitLog.clear();
   fake.memFree = defaultFree;
   fake.memTotal = defaultTotal;
+  fake.computeMajor = 9;
+  fake.computeMinor = 0;
 }
 
 FAKE_EXPORT int fakeCudaCallLogSize(void) {
@@ -215,6 +227,12 @@ FAKE_EXPORT int fakeCudaCallLogEntry(int index, FakeCudaCall *call) {
 FAKE_EXPORT void fakeCudaSetDeviceCount(int count) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().deviceCount = count;
+}
+
+FAKE_EXPORT void fakeCudaSetComputeCapability(int major, int minor) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().computeMajor = major;
+  state().computeMinor = minor;
 }
 
 FAKE_EXPORT void fakeCudaSetInitResult(int result) {
@@ -319,10 +337,10 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *value,
   RECORD("cuDeviceGetAttribute", {0, uint64_t(attribute), uint64_t(device)});
   switch (attribute) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
-    *value = 9;
+    *value = state().computeMajor;
     return CUDA_SUCCESS;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
-    *value = 0;
+    *value = state().computeMinor;
     return CUDA_SUCCESS;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
     *value = state().maxSharedOptin;
@@ -373,11 +391,75 @@ FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
 
 //--- Modules and kernels ---------------------------------------------------//
 
+namespace {
+
+/// The entry a driver loads from a fatbin on a device of compute capability
+/// major.minor (the CUDA Programming Guide's binary and PTX compatibility):
+/// a cubin runs on its own major revision at an equal or higher minor one,
+/// and the best fit is the highest such minor; PTX is JIT-compiled for its
+/// chip or any newer one, and only without a cubin that fits. An sm_90a
+/// image runs only on 9.0. Null when nothing fits.
+const FatbinEntry *chooseFatbinEntry(const std::vector<FatbinEntry> &entries,
+                                     int major, int minor) {
+  unsigned device = unsigned(major * 10 + minor);
+  const FatbinEntry *cubin = nullptr, *ptx = nullptr;
+  for (const FatbinEntry &entry : entries) {
+    if (entry.archSpecific ? entry.sm != device : entry.sm > device)
+      continue;
+    if (entry.kind == FatbinEntry::Cubin && entry.sm / 10 == unsigned(major) &&
+        (!cubin || entry.sm > cubin->sm))
+      cubin = &entry;
+    if (entry.kind == FatbinEntry::PTX && (!ptx || entry.sm > ptx->sm))
+      ptx = &entry;
+  }
+  return cubin ? cubin : ptx;
+}
+
+/// A fatbin's header gives its size; other images end at their NUL.
+size_t fatbinSize(const unsigned char *image) {
+  uint16_t header;
+  uint64_t entries;
+  std::memcpy(&header, image + 6, sizeof(header));
+  std::memcpy(&entries, image + 8, sizeof(entries));
+  return header + entries;
+}
+
+} // namespace
+
 FAKE_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
-  RECORD("cuModuleLoadData", {0, bits(image)},
-         static_cast<const char *>(image));
+  const auto *bytes = static_cast<const unsigned char *>(image);
+  uint32_t magic = 0;
+  if (image)
+    std::memcpy(&magic, image, sizeof(magic));
+  std::vector<FatbinEntry> entries;
+  if (magic != fatbinMagic || !readFatbin(bytes, fatbinSize(bytes), entries)) {
+    RECORD("cuModuleLoadData", {0, bits(image)},
+           static_cast<const char *>(image));
+    NEED_CONTEXT();
+    auto *loaded = new FakeModule{static_cast<const char *>(image)};
+    *module = reinterpret_cast<CUmodule>(loaded);
+    recordResult(0, bits(loaded));
+    return CUDA_SUCCESS;
+  }
+  int major, minor;
+  {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    major = state().computeMajor;
+    minor = state().computeMinor;
+  }
+  const FatbinEntry *chosen = chooseFatbinEntry(entries, major, minor);
+  std::string text = "fatbin: " + describeFatbin(entries);
+  RECORD("cuModuleLoadData",
+         {0, bits(image), chosen ? chosen->kind : 0, chosen ? chosen->sm : 0,
+          chosen && chosen->compressed},
+         text.c_str());
   NEED_CONTEXT();
-  auto *loaded = new FakeModule{static_cast<const char *>(image), {}};
+  if (!chosen)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  auto *loaded = new FakeModule{
+      std::string(reinterpret_cast<const char *>(chosen->payload),
+                  chosen->payloadSize),
+      chosen->compressed};
   *module = reinterpret_cast<CUmodule>(loaded);
   recordResult(0, bits(loaded));
   return CUDA_SUCCESS;
@@ -417,7 +499,7 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     }
     return result;
   }
-  auto *loaded = new FakeModule{static_cast<const char *>(image), {}};
+  auto *loaded = new FakeModule{static_cast<const char *>(image)};
   *module = reinterpret_cast<CUmodule>(loaded);
   return CUDA_SUCCESS;
 }
@@ -435,7 +517,7 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
                                          const char *name) {
   RECORD("cuModuleGetFunction", {0, bits(module)}, name);
   auto *loaded = reinterpret_cast<FakeModule *>(module);
-  if (loaded->image.find(name) == std::string::npos)
+  if (!loaded->everyKernel && loaded->image.find(name) == std::string::npos)
     return CUDA_ERROR_NOT_FOUND;
   FakeFunction *&found = loaded->functions[name];
   if (!found) {

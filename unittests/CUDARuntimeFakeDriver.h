@@ -26,15 +26,20 @@ typedef struct FakeCudaCall {
   /// sharedMemBytes, stream, params, extra. cuModuleLoadDataEx: the option
   /// count, then the value given for CU_JIT_OPTIMIZATION_LEVEL, whether
   /// CU_JIT_ERROR_LOG_BUFFER and its size were passed (1/0), the size.
+  /// cuModuleLoadData of a fatbin: module, image, then the entry loaded
+  /// (kind: 1 PTX, 2 cubin, 0 none fits; its sm, 90 for sm_90; 1 when its
+  /// payload is compressed).
   /// CUmemLocation arguments are two: type, id. Negative ints (CUdevice
   /// CU_DEVICE_CPU) are sign-extended.
   uint64_t args[12];
-  /// A string argument: a kernel name, or the start of a module image.
+  /// A string argument: a kernel name, or the start of a module image; for
+  /// a fatbin, "fatbin: " and what it holds ("sm_80 cubin, sm_90 PTX").
   char text[64];
 } FakeCudaCall;
 
-/// Forgets the recorded calls and undoes fakeCudaFail, fakeCudaSetJitLog and
-/// fakeCudaSetMemInfo. Devices, modules and functions stay.
+/// Forgets the recorded calls and undoes fakeCudaFail, fakeCudaSetJitLog,
+/// fakeCudaSetMemInfo and fakeCudaSetComputeCapability. Devices, modules
+/// and functions stay.
 void fakeCudaReset(void);
 /// Number of calls recorded since the last reset.
 int fakeCudaCallLogSize(void);
@@ -44,6 +49,9 @@ int fakeCudaCallLogEntry(int index, FakeCudaCall *call);
 /// From cuInit on: the number of devices (default 1). With 0 devices,
 /// cuInit returns CUDA_ERROR_NO_DEVICE, as drivers do.
 void fakeCudaSetDeviceCount(int count);
+/// The compute capability of every device (default 9.0), which decides the
+/// entry a fatbin loads. The runtime reads it once, at its first call.
+void fakeCudaSetComputeCapability(int major, int minor);
 /// What cuInit returns, whatever the device count; -1 (the default) for
 /// the behaviour above.
 void fakeCudaSetInitResult(int result);

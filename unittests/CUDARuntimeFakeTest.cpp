@@ -1,19 +1,25 @@
 //===----------------------------------------------------------------------===//
 // CUDA runtime against the fake driver, in the test process: which driver
 // calls each mgpu* call makes, with which arguments. Module loading and the
-// per-module kernel cache, JIT options, launch pass-through, the dynamic
-// shared memory limit raised only when a launch needs more, allocation
-// kinds, synchronous versus stream-ordered copies and fills, the extent of
-// a registered memref, managed memory hints (the CUDA 12.2 entry points,
-// their locations, synchronous without a stream), streams and events, the
-// context made current once per thread. (Errors and first-use behaviour:
-// CUDARuntimeDeathTest.cpp.)
+// per-module kernel cache, the fatbin entry each chip loads, JIT options,
+// launch pass-through, the dynamic shared memory limit raised only when a
+// launch needs more, allocation kinds, synchronous versus stream-ordered copies
+// and fills, the extent of a registered memref, managed memory hints (the
+// CUDA 12.2 entry points, their locations, synchronous without a stream),
+// streams and events, the context made current once per thread. (Errors and
+// first-use behaviour: CUDARuntimeDeathTest.cpp.)
 //===----------------------------------------------------------------------===//
 
 #include "CUDARuntimeTestSupport.h"
 #include "DriverTypes.h"
+#include "Fatbin.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <utility>
@@ -74,6 +80,119 @@ TEST_F(CUDARuntimeFake, ModuleLoadJITPassesLogBufferAndOptimizationLevel) {
   EXPECT_EQ(fake().count("cuModuleLoadData"), 0);
   EXPECT_NE(mgpuModuleGetFunction(module, "jit_kernel"), nullptr);
   mgpuModuleUnload(module);
+}
+
+/// Loads `fatbin` on a fake device of compute capability major.minor;
+/// returns "sm_NN cubin" or "sm_NN PTX", the entry the fake driver loaded
+/// (with " compressed" when it was), and unloads the module.
+std::string fatbinEntryLoaded(std::vector<unsigned char> &fatbin, int major,
+                              int minor, const char *kernel = nullptr) {
+  fake().SetComputeCapability(major, minor);
+  void *module = mgpuModuleLoad(fatbin.data(), fatbin.size());
+  FakeCudaCall call = fake().last("cuModuleLoadData");
+  if (kernel) {
+    EXPECT_NE(mgpuModuleGetFunction(module, kernel), nullptr);
+  }
+  mgpuModuleUnload(module);
+  fake().SetComputeCapability(9, 0);
+  return "sm_" + std::to_string(call.args[3]) +
+         (call.args[2] == 2   ? " cubin"
+          : call.args[2] == 1 ? " PTX"
+                              : " none") +
+         (call.args[4] ? " compressed" : "");
+}
+
+TEST_F(CUDARuntimeFake, FatbinLoadsTheEntryADriverWould) {
+  // sm_80 and sm_90 cubins, sm_90 PTX: each device gets the cubin of its
+  // major revision with the highest minor not above its own, else the PTX.
+  std::vector<unsigned char> fatbin = sm80sm90Fatbin();
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 9, 0, "kernel_sm90_cubin"),
+            "sm_90 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 8, 0, "kernel_sm80_cubin"),
+            "sm_80 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 8, 6, "kernel_sm80_cubin"),
+            "sm_80 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 8, 9), "sm_80 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 10, 0, "kernel_sm90_ptx"), "sm_90 PTX");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 12, 0), "sm_90 PTX");
+  EXPECT_STREQ(fake().last("cuModuleLoadData").text,
+               "fatbin: sm_80 cubin, sm_90 cubin, sm_90 PTX");
+  EXPECT_EQ(fake().last("cuModuleLoadData").args[1], bits(fatbin.data()));
+
+  // The order of the entries does not matter; the closest cubin wins, and
+  // a cubin wins over PTX made for the device itself.
+  std::vector<unsigned char> reversed =
+      makeFatbin({{1, 86, "ptx86"}, {2, 86, "cubin86"}, {2, 80, "cubin80"}});
+  EXPECT_EQ(fatbinEntryLoaded(reversed, 8, 9), "sm_86 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(reversed, 8, 6), "sm_86 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(reversed, 8, 0), "sm_80 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(reversed, 9, 0), "sm_86 PTX");
+}
+
+TEST_F(CUDARuntimeFake, FatbinArchSpecificAndCompressedEntries) {
+  // An sm_90a image runs on 9.0 only; newer chips JIT the sm_80 PTX.
+  std::vector<unsigned char> fatbin = makeFatbin(
+      {{2, 90, "a", 0x100000}, {1, 90, "a", 0x100000}, {1, 80, "ptx80"}});
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 9, 0), "sm_90 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 10, 0), "sm_80 PTX");
+  EXPECT_STREQ(fake().last("cuModuleLoadData").text,
+               "fatbin: sm_90a cubin, sm_90a PTX, sm_80 PTX");
+
+  // The fake does not decompress a payload (CUDA 13's fatbinary compresses
+  // PTX by default): the module has every kernel.
+  std::vector<unsigned char> compressed =
+      makeFatbin({{1, 90, "\x28\xb5\x2f\xfd zstd", 0x8000}});
+  EXPECT_EQ(fatbinEntryLoaded(compressed, 9, 0, "any_kernel"),
+            "sm_90 PTX compressed");
+}
+
+/// The first fatbin in `file`; empty when there is none.
+std::vector<unsigned char> firstFatbin(const std::vector<unsigned char> &file) {
+  std::vector<gpumem::cuda::FatbinEntry> entries;
+  for (size_t at = 0; at + 16 <= file.size(); ++at) {
+    if (!gpumem::cuda::readFatbin(file.data() + at, file.size() - at,
+                                  entries) ||
+        entries.empty())
+      continue;
+    uint64_t size = 0;
+    std::memcpy(&size, file.data() + at + 8, sizeof(size));
+    return std::vector<unsigned char>(
+        file.begin() + at,
+        file.begin() + at + std::min<uint64_t>(16 + size, file.size() - at));
+  }
+  return {};
+}
+
+// A fatbin fatbinary packed for gpumem: test/Target/CUDA/fatbin-driver-
+// choice.test runs this with GPUMEM_TEST_FATBIN set to an executable of
+// gpumem-compile --target=cuda --chip=sm_80,sm_90.
+TEST_F(CUDARuntimeFake, FatbinOfGpumemCompile) {
+  const char *path = std::getenv("GPUMEM_TEST_FATBIN");
+  if (!path)
+    GTEST_SKIP() << "GPUMEM_TEST_FATBIN is not set";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "cannot read " << path;
+  std::vector<unsigned char> fatbin = firstFatbin(std::vector<unsigned char>(
+      std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  ASSERT_FALSE(fatbin.empty()) << "no fatbin in " << path;
+  // First, while the runtime in the death test's fresh process has not
+  // read the device's compute capability yet.
+  EXPECT_EXIT(
+      {
+        fake().SetComputeCapability(7, 5);
+        mgpuModuleLoad(fatbin.data(), fatbin.size());
+      },
+      ::testing::ExitedWithCode(1),
+      R"(on device 0 \(sm_75\): CUDA_ERROR_NO_BINARY_FOR_GPU: .*; the module )"
+      R"(is a fatbin of sm_80 cubin, sm_90 cubin, sm_90 PTX
+$)");
+  // fatbinary compresses the PTX, not the cubins.
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 9, 0), "sm_90 cubin");
+  EXPECT_STREQ(fake().last("cuModuleLoadData").text,
+               "fatbin: sm_80 cubin, sm_90 cubin, sm_90 PTX");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 8, 0), "sm_80 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 8, 6), "sm_80 cubin");
+  EXPECT_EQ(fatbinEntryLoaded(fatbin, 10, 0), "sm_90 PTX compressed");
 }
 
 TEST_F(CUDARuntimeFake, LaunchPassesEverythingThrough) {

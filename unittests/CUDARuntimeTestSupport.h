@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +33,7 @@ namespace gpumem_cuda_test {
   X(CallLogSize)                                                               \
   X(CallLogEntry)                                                              \
   X(SetDeviceCount)                                                            \
+  X(SetComputeCapability)                                                      \
   X(SetInitResult)                                                             \
   X(Fail)                                                                      \
   X(SetMaxSharedPerBlockOptin)                                                 \
@@ -134,6 +136,52 @@ inline void require(bool ok, const std::string &what) {
 /// mgpuModuleLoad of a fake module: its kernels are the names in `text`.
 inline void *loadFakeModule(const char *text) {
   return mgpuModuleLoad(const_cast<char *>(text), std::strlen(text) + 1);
+}
+
+/// An entry of makeFatbin: kind 1 PTX, 2 cubin; sm 90 for sm_90; the
+/// fatbin entry flags (0x100000: sm_90a; 0x8000: compressed).
+struct FatbinPart {
+  int kind;
+  int sm;
+  std::string payload;
+  uint64_t flags = 0;
+};
+
+/// A fatbin as fatbinary lays it out (runtime/cuda/Fatbin.h): a 64-byte
+/// header per entry, payloads padded to 8 bytes.
+inline std::vector<unsigned char>
+makeFatbin(const std::vector<FatbinPart> &parts) {
+  std::vector<unsigned char> bytes(16, 0);
+  auto put = [&](size_t offset, uint64_t value, size_t size) {
+    std::memcpy(bytes.data() + offset, &value, size);
+  };
+  for (const FatbinPart &part : parts) {
+    size_t at = bytes.size(), padded = (part.payload.size() + 7) / 8 * 8;
+    bytes.resize(at + 64 + padded, 0);
+    put(at, part.kind, 2);
+    put(at + 2, 0x101, 2);
+    put(at + 4, 64, 4);
+    put(at + 8, padded, 8);
+    put(at + 16, part.payload.size(), 4);
+    put(at + 28, part.sm, 4);
+    put(at + 40, 0x11 | part.flags, 8);
+    put(at + 56, part.payload.size(), 8);
+    std::memcpy(bytes.data() + at + 64, part.payload.data(),
+                part.payload.size());
+  }
+  put(0, 0xBA55ED50, 4);
+  put(4, 1, 2);
+  put(6, 16, 2);
+  put(8, bytes.size() - 16, 8);
+  return bytes;
+}
+
+/// An sm_80 cubin, an sm_90 one and sm_90 PTX, as gpumem-compile
+/// --chip=sm_80,sm_90 packs them; each has a kernel named after it.
+inline std::vector<unsigned char> sm80sm90Fatbin() {
+  return makeFatbin({{2, 80, "kernel_sm80_cubin"},
+                     {2, 90, "kernel_sm90_cubin"},
+                     {1, 90, "kernel_sm90_ptx"}});
 }
 
 /// The integer the fake records for a pointer or handle.

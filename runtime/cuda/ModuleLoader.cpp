@@ -14,14 +14,15 @@
 #include "CUDARuntime.h"
 #include "Device.h"
 #include "Driver.h"
+#include "Fatbin.h"
 #include "Module.h"
 #include "Support.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <elf.h>
 #include <string>
+#include <vector>
 
 using namespace gpumem::cuda;
 
@@ -29,36 +30,6 @@ namespace {
 
 /// Bytes of JIT error log kept.
 constexpr size_t jitLogBytes = 64 << 10;
-
-/// What a fatbin holds, "sm_80 cubin, sm_90 cubin, sm_90 PTX", or "" when
-/// `data` is not one. The container gpumem-pack-nvidia-fatbin's fatbinary
-/// makes: a 16-byte header (u32 magic 0xBA55ED50, u16 version, u16 header
-/// size, u64 size of the entries), then entries, each a header (u16 kind: 1
-/// PTX, 2 ELF; u16 version; u32 header size; u64 payload size; ...; u32 sm
-/// at byte 28) and its payload.
-std::string describeFatbin(const unsigned char *data, size_t size) {
-  auto read = [&](size_t offset, size_t bytes) {
-    uint64_t value = 0;
-    std::memcpy(&value, data + offset, bytes);
-    return value;
-  };
-  if (size < 16 || read(0, 4) != 0xBA55ED50)
-    return "";
-  std::string text;
-  size_t end = std::min<uint64_t>(size, read(6, 2) + read(8, 8));
-  for (size_t offset = read(6, 2); offset + 32 <= end;) {
-    uint64_t kind = read(offset, 2), header = read(offset + 4, 4);
-    text += (text.empty() ? "sm_" : ", sm_") +
-            std::to_string(read(offset + 28, 4)) +
-            (kind == 1   ? " PTX"
-             : kind == 2 ? " cubin"
-                         : " image");
-    if (header == 0)
-      break;
-    offset += header + read(offset + 8, 8);
-  }
-  return text;
-}
 
 /// Rejects ELF objects that are not for CUDA (e_machine EM_CUDA).
 void checkNotHostObject(const unsigned char *data, size_t size) {
@@ -105,8 +76,11 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
   CUmodule module = nullptr;
   CUresult result = driver().cuModuleLoadData(&module, data);
   if (result != CUDA_SUCCESS) {
+    std::vector<FatbinEntry> entries;
     std::string fatbin =
-        describeFatbin(static_cast<const unsigned char *>(data), size);
+        readFatbin(static_cast<const unsigned char *>(data), size, entries)
+            ? describeFatbin(entries)
+            : "";
     fatal("cuModuleLoadData failed for a module of %zu bytes on %s: %s%s%s",
           size, deviceText(device).c_str(), describe(result).c_str(),
           fatbin.empty() ? "" : "; the module is a fatbin of ", fatbin.c_str());
