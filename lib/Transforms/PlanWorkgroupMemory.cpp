@@ -21,7 +21,9 @@
 //     gpumem-move-large-shared-to-dynamic's): a kernel whose planned static
 //     bytes, plus a launch's dynamic bytes when they are a constant, exceed
 //     it is an error at that launch, with a note at its largest buffer.
-//  5. Optionally a report of every kernel (WorkgroupMemoryReport.cpp).
+//  5. Optionally a report of every kernel (WorkgroupMemoryReport.cpp); a
+//     ring of stages (findWorkgroupStages, decision 145) is one buffer to
+//     the plan and is shown with its stages.
 //===----------------------------------------------------------------------===//
 
 #include "WorkgroupFirstFit.h"
@@ -269,6 +271,10 @@ KernelPlan PlanWorkgroupMemoryPass::planKernel(gpu::GPUFuncOp kernel) {
       buffer.alignment = getAttributionAlignment(kernel, index, type, layout);
     }
     buffer.range = liveness.getLiveRange(argument);
+    if (std::optional<WorkgroupStages> stages = findWorkgroupStages(argument)) {
+      buffer.stages = stages->count;
+      buffer.stageLoop = stages->loop->getLoc();
+    }
     buffer.planned = type.hasStaticShape() && type.getLayout().isIdentity() &&
                      !buffer.range.whole;
     plan.buffers.push_back(std::move(buffer));

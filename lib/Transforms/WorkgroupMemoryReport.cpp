@@ -2,7 +2,8 @@
 // The workgroup memory report of gpumem-plan-workgroup-memory: text for
 // people, JSON for tools, SVG for the eye. Occupancy is the blocks per SM
 // that shared memory alone allows on an NVIDIA chip (NVIDIATarget.h), with
-// the planned bytes and with one buffer after the other.
+// the planned bytes and with one buffer after the other. A ring of stages
+// (decision 145) shows its stages and the bytes of each.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Support/NVIDIATarget.h"
@@ -139,6 +140,10 @@ void gpumem::printPlansAsText(ArrayRef<KernelPlan> plans,
                          (unsigned long long)buffer.alignment, padding.c_str(),
                          offset.c_str(), liveText(buffer.range).c_str(),
                          shares.empty() ? "-" : shares.c_str());
+      if (buffer.stages)
+        os << "       " << buffer.stages << " stages x "
+           << buffer.getStageBytes() << " bytes, a ring the loop at "
+           << lineColumn(*buffer.stageLoop) << " rotates\n";
     }
     os << "  static: " << plan.plannedBytes << " bytes planned, lower bound "
        << plan.lowerBoundBytes << ", " << plan.separateBytes
@@ -221,8 +226,14 @@ void gpumem::printPlansAsJSON(ArrayRef<KernelPlan> plans,
                       json.value(size);
                 });
                 json.attribute("dynamic", buffer.dynamic);
+                json.attribute("stages",
+                               int64_t(buffer.stages ? buffer.stages : 1));
+                if (buffer.stageLoop)
+                  json.attribute("stage_loop", locationText(*buffer.stageLoop));
                 if (!buffer.dynamic) {
                   json.attribute("bytes", int64_t(buffer.bytes));
+                  json.attribute("stage_bytes",
+                                 int64_t(buffer.getStageBytes()));
                   json.attribute("offset", int64_t(buffer.offset));
                   json.attribute("padding",
                                  int64_t(getPaddingBytes(plan, index)));
@@ -319,7 +330,9 @@ void gpumem::printPlansAsSVG(ArrayRef<KernelPlan> plans,
       llvm::printHTMLEscaped(
           "#" + std::to_string(i) + " " + locationText(buffer.loc) + " " +
               (buffer.dynamic ? std::string("dynamic")
-                              : std::to_string(buffer.bytes) + " B"),
+                              : std::to_string(buffer.bytes) + " B") +
+              (buffer.stages ? ", " + std::to_string(buffer.stages) + " stages"
+                             : std::string()),
           os);
       os << "</text>\n";
       if (buffer.dynamic || buffer.range.uses.empty())
@@ -335,6 +348,13 @@ void gpumem::printPlansAsSVG(ArrayRef<KernelPlan> plans,
                          "height=\"%.1f\" fill=\"hsl(%u,70%%,75%%)\" "
                          "stroke=\"black\"/>\n",
                          x, y, w, h, hue);
+      // A ring: a dashed line between its stages.
+      for (int64_t stage = 1; stage < buffer.stages; ++stage)
+        os << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                           "y2=\"%.1f\" stroke=\"black\" "
+                           "stroke-dasharray=\"4 3\"/>\n",
+                           x, y + h * stage / buffer.stages, x + w,
+                           y + h * stage / buffer.stages);
       os << llvm::format("<text x=\"%.1f\" y=\"%.1f\">#%u</text>\n", x + 3,
                          y + std::min(h, 12.0), unsigned(i));
     }

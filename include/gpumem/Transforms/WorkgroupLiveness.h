@@ -21,6 +21,18 @@
 // lies between them; when none does, one is inserted before Y's first op in
 // C. C is never inside a loop or a divergent branch: ranges widened there
 // would overlap.
+//
+// An asynchronous copy into a buffer (nvgpu.device_async_copy) writes it
+// until a wait covers it: the ops its token reaches (groups, waits, the
+// region ops that carry it) use the buffer too, and since a wait completes
+// groups by count, not by token, the range lasts until a wait for every
+// group (numGroups 0) at the kernel's top level after the copies, or to
+// the end of the kernel. Values loaded from a buffer (scalars, vectors,
+// tensor-core fragments) are not aliases of it.
+//
+// A buffer whose leading dimension a loop selects with a rotating stage
+// index is a ring of stages (findWorkgroupStages); it is one buffer, live
+// across the whole loop like any other used there.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_TRANSFORMS_WORKGROUPLIVENESS_H
@@ -30,6 +42,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace gpumem {
 
@@ -88,6 +102,29 @@ private:
   /// Region ops with a gpu.barrier somewhere inside.
   llvm::DenseSet<mlir::Operation *> holdsBarrier;
 };
+
+/// A workgroup buffer used as a ring of stages (a multi-stage pipeline's
+/// buffers): its leading dimension is the stage, and an access inside an
+/// scf.for picks the stage with an index that rotates with the loop
+/// (decision 145).
+struct WorkgroupStages {
+  /// The leading dimension: the number of stages.
+  int64_t count = 0;
+  /// The loop whose induction variable or iter_arg the stage index is
+  /// computed from.
+  mlir::Operation *loop = nullptr;
+};
+
+/// The stages of `buffer`, a static workgroup memref of rank 2 or more
+/// with a leading dimension of 2 or more, when one of its accesses or
+/// subviews (on the buffer or a cast of it that keeps its shape) inside an
+/// scf.for indexes the leading dimension with a rotating stage index: a
+/// value computed from the induction variable or an iter_arg of an
+/// enclosing scf.for through a remainder (arith.remui, arith.remsi, an
+/// affine `mod`), a mask (arith.andi), a toggle (arith.xori) or a wrap
+/// (arith.select) that depends on the loop. An index that merely follows
+/// the loop (a tile's row in a reduction loop) is no stage.
+std::optional<WorkgroupStages> findWorkgroupStages(mlir::Value buffer);
 
 } // namespace gpumem
 

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
 namespace gpumem {
@@ -37,6 +38,14 @@ struct PlannedBuffer {
   bool planned = false;
   /// Indices of the buffers whose bytes this one shares.
   llvm::SmallVector<unsigned> sharesWith;
+  /// A ring of stages (findWorkgroupStages, decision 145): the number of
+  /// stages, 0 when the buffer is none, and the loop that rotates them.
+  /// The planner keeps a ring one buffer, live across that loop.
+  int64_t stages = 0;
+  std::optional<mlir::Location> stageLoop;
+
+  /// The bytes of one stage of a ring.
+  uint64_t getStageBytes() const { return stages ? bytes / stages : bytes; }
 };
 
 /// The plan of one kernel.
