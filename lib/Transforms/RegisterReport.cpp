@@ -1,7 +1,9 @@
 //===----------------------------------------------------------------------===//
 // writeKernelRegisterReport (RegisterReport.h). Merging into the JSON report
 // reads the file gpumem-plan-workgroup-memory wrote, adds each entry's fields
-// to the kernel object with the same module and kernel, and writes it back;
+// to the kernel object with the same module and kernel (the first chip's at
+// its top, every chip's under "chips" when there are several), and writes
+// it back;
 // the other forms append, so several passes' lines follow each other.
 //===----------------------------------------------------------------------===//
 
@@ -36,11 +38,24 @@ mergeIntoJSON(StringRef path, ArrayRef<gpumem::KernelRegisterEntry> entries) {
     llvm::json::Object *kernel = slot.getAsObject();
     if (!kernel)
       continue;
+    SmallVector<const gpumem::KernelRegisterEntry *> found;
     for (const gpumem::KernelRegisterEntry &entry : entries)
       if (kernel->getString("module") == StringRef(entry.module) &&
           kernel->getString("kernel") == StringRef(entry.kernel))
-        for (const auto &field : entry.fields)
-          (*kernel)[field.first] = field.second;
+        found.push_back(&entry);
+    if (found.empty())
+      continue;
+    // The first chip's figures where one chip's used to be; with several
+    // chips, each chip's under "chips" too.
+    for (const auto &field : found.front()->fields)
+      (*kernel)[field.first] = field.second;
+    (*kernel)["chip"] = found.front()->chip;
+    if (found.size() < 2)
+      continue;
+    llvm::json::Object chips;
+    for (const gpumem::KernelRegisterEntry *entry : found)
+      chips[entry->chip] = llvm::json::Object(entry->fields);
+    (*kernel)["chips"] = std::move(chips);
   }
   std::error_code error;
   llvm::raw_fd_ostream os(path, error);
@@ -78,6 +93,7 @@ gpumem::writeKernelRegisterReport(Operation *anchor, ReportFormat format,
     llvm::json::Object object = entry.fields;
     object["module"] = entry.module;
     object["kernel"] = entry.kernel;
+    object["chip"] = entry.chip;
     os << llvm::json::Value(std::move(object)) << "\n";
   }
   return success();

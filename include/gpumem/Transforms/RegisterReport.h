@@ -23,6 +23,8 @@ namespace gpumem {
 struct KernelRegisterEntry {
   std::string module;
   std::string kernel;
+  /// The chip the figures are for ("sm_90", "gfx90a").
+  std::string chip;
   /// What it adds to the kernel's object of the JSON report.
   llvm::json::Object fields;
   /// Its line of the text report, newline included.
@@ -30,7 +32,9 @@ struct KernelRegisterEntry {
 };
 
 /// Writes `entries` as `format` says: with JSON and a `reportFile`, their
-/// fields are added to the kernels of the JSON report in that file;
+/// fields and chip are added to the kernels of the JSON report in that
+/// file (a kernel compiled for several chips gets the first chip's fields
+/// and, under "chips", every chip's);
 /// otherwise one JSON object (fields, module and kernel) or text line per
 /// entry is appended to `reportFile`, "-" being stderr. Failure after an
 /// error at `anchor`.

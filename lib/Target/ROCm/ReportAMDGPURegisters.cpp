@@ -222,8 +222,8 @@ void ReportAMDGPURegistersPass::runOnOperation() {
     std::string text;
     llvm::raw_string_ostream os(text);
     printText(record, os);
-    entries.push_back(
-        {record.module, record.resources.name, toJSON(record), text});
+    entries.push_back({record.module, record.resources.name,
+                       record.chip->name.str(), toJSON(record), text});
   }
   if (failed(gpumem::writeKernelRegisterReport(module, report, reportFile,
                                                entries)))

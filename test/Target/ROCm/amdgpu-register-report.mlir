@@ -21,7 +21,7 @@
 // GFX1100: registers of kernel @main_kernel::@main_kernel on gfx1100 (code object): {{[0-9]+}} VGPRs, {{[0-9]+}} SGPRs, 32768 bytes LDS, 0 bytes scratch; occupancy 8 waves per SIMD (16 by VGPRs, 16 by SGPRs, 8 by LDS)
 // GFX1100: registers of kernel @main_kernel_0::@main_kernel on gfx1100
 
-// JSON: {"agprs":0,"kernel":"main_kernel","lds_bytes":32768,"module":"main_kernel","occupancy_with_registers":{"by_lds":2,"by_sgprs":8,"by_vgprs":8,"max_waves_per_simd":8,"waves_per_simd":2},"scratch_bytes_per_lane":0,"sgprs":{{[0-9]+}},"vgprs":{{[0-9]+}},"wavefront_size":64}
+// JSON: {"agprs":0,"chip":"gfx90a","kernel":"main_kernel","lds_bytes":32768,"module":"main_kernel","occupancy_with_registers":{"by_lds":2,"by_sgprs":8,"by_vgprs":8,"max_waves_per_simd":8,"waves_per_simd":2},"scratch_bytes_per_lane":0,"sgprs":{{[0-9]+}},"vgprs":{{[0-9]+}},"wavefront_size":64}
 
 // FILE: "kernels": [
 // FILE: "kernel": "main_kernel",
