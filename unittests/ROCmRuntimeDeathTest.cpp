@@ -10,6 +10,7 @@
 #include "HIPTypes.h"
 #include "ROCmRuntimeTestSupport.h"
 
+#include "gpumem/Runtime/OffloadBundle.h"
 #include "gpumem/Runtime/TargetSelection.h"
 
 #include <gtest/gtest.h>
@@ -343,7 +344,85 @@ TEST_F(ROCmRuntimeDeathTest, ModuleLoadFails) {
       R"(^gpumem: error: hipModuleLoadData failed for a module of 7 bytes on )"
       R"(device 0 \(Fake AMD GPU 0\): hipErrorNoBinaryForGpu: no kernel image )"
       R"(is available for execution on the device; was the gpu\.module )"
-      R"(compiled for this device's gfx chip\?
+      R"(compiled for this device's chip, gfx90a:sramecc\+:xnack-\?
+$)");
+}
+
+/// A bundle as gpumem-pack-amdgpu-bundle writes one: the host entry, then
+/// a "code object" per chip whose bytes name the chip.
+std::string bundleOf(const std::vector<std::string> &chips) {
+  static std::vector<std::string> ids, codes;
+  std::vector<gpumem::bundle::Entry> entries = {{gpumem::bundle::kHostId, ""}};
+  ids.assign(chips.size(), "");
+  codes.assign(chips.size(), "");
+  for (size_t index = 0; index < chips.size(); ++index) {
+    ids[index] = std::string(gpumem::bundle::kAMDGPUPrefix) + chips[index];
+    codes[index] = "code object for " + chips[index];
+    entries.push_back({ids[index], codes[index]});
+  }
+  return gpumem::bundle::write(entries);
+}
+
+TEST_F(ROCmRuntimeDeathTest, BundleLoadsTheEntryOfTheDevicesChip) {
+  EXPECT_IN_FRESH_PROCESS([] {
+    fake().SetArchName("gfx942:sramecc+:xnack-");
+    std::string bundle = bundleOf({"gfx90a", "gfx942:xnack-", "gfx1100"});
+    void *module = mgpuModuleLoad(bundle.data(), bundle.size());
+    require(module != nullptr, "a module");
+    FakeHipCall call = fake().last("hipModuleLoadData");
+    require(std::string(call.text) == "code object for gfx942:xnack-",
+            "the gfx942 entry went to HIP");
+    require(call.args[1] % gpumem::bundle::kAlignment ==
+                uintptr_t(bundle.data()) % gpumem::bundle::kAlignment,
+            "the entry is aligned in the bundle");
+    mgpuModuleUnload(module);
+  });
+}
+
+TEST_F(ROCmRuntimeDeathTest, BundleGoesWholeWhenHIPDoesNotSayTheChip) {
+  EXPECT_IN_FRESH_PROCESS([] {
+    fake().SetArchName("");
+    std::string bundle = bundleOf({"gfx90a", "gfx942"});
+    void *module = mgpuModuleLoad(bundle.data(), bundle.size());
+    require(fake().last("hipModuleLoadData").args[1] == bits(bundle.data()),
+            "HIP got the bundle");
+    mgpuModuleUnload(module);
+  });
+}
+
+TEST_F(ROCmRuntimeDeathTest, BundleWithoutTheDevicesChip) {
+  EXPECT_EXIT(
+      {
+        fake().SetArchName("gfx1100");
+        std::string bundle = bundleOf({"gfx90a", "gfx942:xnack+"});
+        mgpuModuleLoad(bundle.data(), bundle.size());
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: error: mgpuModuleLoad: the module holds code objects for )"
+      R"(gfx90a, gfx942:xnack\+, none for device 0 \(Fake AMD GPU 0\), which )"
+      R"(is gfx1100; compile for it too, for example with )"
+      R"(--chip=gfx90a,gfx942,gfx1100
+$)");
+  // A feature the device has the other way round is another chip.
+  EXPECT_EXIT(
+      {
+        fake().SetArchName("gfx942:sramecc+:xnack-");
+        std::string bundle = bundleOf({"gfx942:xnack+"});
+        mgpuModuleLoad(bundle.data(), bundle.size());
+      },
+      ExitedWithCode(1),
+      R"(none for device 0 .*which is gfx942:sramecc\+:xnack-;)");
+}
+
+TEST_F(ROCmRuntimeDeathTest, TruncatedBundle) {
+  EXPECT_EXIT(
+      {
+        std::string bundle = bundleOf({"gfx90a"});
+        mgpuModuleLoad(bundle.data(), 100);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: error: mgpuModuleLoad: offload bundle entry 1 lies outside )"
+      R"(its 100 bytes
 $)");
 }
 

@@ -64,6 +64,7 @@ struct State {
   bool initialized = false;
   bool deinitialized = false;
   int maxSharedPerBlock = 65536;
+  std::string archName = "gfx90a:sramecc+:xnack-";
   std::map<std::string, int> staticShared;
   std::map<uintptr_t, size_t> registered; ///< host registrations
   std::map<uintptr_t, size_t> managed;    ///< hipMallocManaged's memory
@@ -218,6 +219,11 @@ FAKE_EXPORT void fakeHipSetMaxSharedPerBlock(int bytes) {
   state().maxSharedPerBlock = bytes;
 }
 
+FAKE_EXPORT void fakeHipSetArchName(const char *name) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().archName = name;
+}
+
 FAKE_EXPORT void fakeHipSetStaticSharedBytes(const char *kernel, int bytes) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().staticShared[kernel] = bytes;
@@ -333,6 +339,21 @@ FAKE_EXPORT hipError_t hipDeviceGetName(char *name, int length,
   if (device < 0 || device >= state().deviceCount || length <= 0)
     return hipErrorInvalidValue;
   std::snprintf(name, size_t(length), "Fake AMD GPU %d", device);
+  return hipSuccess;
+}
+
+/// HIP 5's hipGetDeviceProperties (its hipDeviceProp_t of 792 bytes): only
+/// gcnArchName, at byte 396, is filled; an empty arch name fails the call.
+FAKE_EXPORT hipError_t hipGetDeviceProperties(void *properties, int device) {
+  RECORD("hipGetDeviceProperties", {bits(properties), uint64_t(device)});
+  if (device < 0 || device >= state().deviceCount || !properties)
+    return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(state().mutex);
+  if (state().archName.empty())
+    return hipErrorInvalidValue;
+  std::memset(properties, 0, 792);
+  std::snprintf(static_cast<char *>(properties) + 396, 256, "%s",
+                state().archName.c_str());
   return hipSuccess;
 }
 

@@ -51,6 +51,10 @@ void fakeHipFail(const char *symbol, int result);
 /// hipDeviceAttributeMaxSharedMemoryPerBlock (default 65536); launches over
 /// it fail with hipErrorInvalidValue.
 void fakeHipSetMaxSharedPerBlock(int bytes);
+/// The device's gcnArchName, as hipGetDeviceProperties (HIP 5's layout)
+/// reports it (default "gfx90a:sramecc+:xnack-"); "" makes that call fail.
+/// Read when the runtime opens the device.
+void fakeHipSetArchName(const char *name);
 /// HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES of kernels named `kernel` looked up
 /// from now on (default 0); -1 makes hipFuncGetAttribute fail for them.
 void fakeHipSetStaticSharedBytes(const char *kernel, int bytes);

@@ -34,6 +34,7 @@ namespace gpumem_rocm_test {
   X(SetInitResult)                                                             \
   X(Fail)                                                                      \
   X(SetMaxSharedPerBlock)                                                      \
+  X(SetArchName)                                                               \
   X(SetStaticSharedBytes)                                                      \
   X(SetMemInfo)                                                                \
   X(SetConcurrentManagedAccess)                                                \

@@ -275,11 +275,12 @@ template <typename Options>
 static void addAMDGPUFront(OpPassManager &pm, const Options &options,
                            StringRef target, unsigned optLevel,
                            bool recordMemoryCalls, StringRef omit = "") {
-  const gpumem::AMDGPUChip *chip = gpumem::lookupAMDGPUChip(options.chip);
-  // An unknown chip is gpumem-attach-rocdl-target's error; until then any
-  // width will do.
+  // An unknown chip, or chips of different wavefront sizes, are
+  // gpumem-attach-rocdl-target's errors; until then any width will do.
+  unsigned common =
+      gpumem::parseAMDGPUChipList(options.chip).commonWavefrontSize();
   unsigned wavefront = options.wavefrontSize ? unsigned(options.wavefrontSize)
-                       : chip                ? chip->defaultWavefrontSize
+                       : common              ? common
                                              : 64;
   if (omit == "wavefront-subgroup-size")
     wavefront = 32;
@@ -298,10 +299,15 @@ static void addAMDGPUFront(OpPassManager &pm, const Options &options,
 
 /// The rocm target's lowering of each gpu.module to LLVM dialect with ROCDL
 /// ops, everything the AMDGPU backend gets, after the module has its
-/// #rocdl.target for `chip`; `omit` names a pass to leave out (tests of
-/// the tests).
-static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chip,
+/// #rocdl.target for each chip of `chips`; `omit` names a pass to leave
+/// out (tests of the tests).
+static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chips,
                                    StringRef omit = "") {
+  // Several chips share one lowering, for the oldest (what all of them
+  // have); each chip's backend then compiles it (decision 137).
+  gpumem::AMDGPUChipList list = gpumem::parseAMDGPUChipList(chips);
+  std::string chip =
+      list.chips.empty() ? chips.str() : list.chips.front()->name.str();
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   if (omit != "gpumem-read-dynamic-shared-size-rocdl")
     device.addPass(gpumem::createGPUMemReadDynamicSharedSizeROCDLPass());
@@ -316,7 +322,7 @@ static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chip,
   addStructuredLowering(device);
   device.addPass(gpumem::createGPUMemLowerVectorTransfersPass());
   ConvertGpuOpsToROCDLOpsOptions rocdl;
-  rocdl.chipset = chip.str();
+  rocdl.chipset = chip;
   rocdl.runtime = gpu::amd::Runtime::HIP;
   // Upstream's lowering adds the ConvertToLLVM patterns of every loaded
   // dialect ahead of its own math-to-ocml ones: in a tool that has loaded
@@ -355,6 +361,8 @@ void gpumem::buildROCmPipeline(OpPassManager &pm,
   gpumem::GPUMemLinkHSACodeObjectsPassOptions link;
   link.toolkit = options.toolkit;
   pm.addPass(gpumem::createGPUMemLinkHSACodeObjectsPass(link));
+  // Several chips' code objects become one offload bundle (decision 137).
+  pm.addPass(gpumem::createGPUMemPackAMDGPUBundlePass());
   // Registers are known once the code objects are linked.
   if (options.smemReport != gpumem::ReportFormat::None) {
     gpumem::GPUMemReportAMDGPURegistersPassOptions registers;

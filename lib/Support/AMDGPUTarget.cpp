@@ -59,6 +59,42 @@ std::string gpumem::listAMDGPUChips() {
       ", ");
 }
 
+gpumem::AMDGPUChipList gpumem::parseAMDGPUChipList(llvm::StringRef list) {
+  AMDGPUChipList result;
+  llvm::SmallVector<llvm::StringRef> names;
+  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+  llvm::SmallVector<bool> named(std::size(kChips), false);
+  for (llvm::StringRef name : names) {
+    const AMDGPUChip *chip = lookupAMDGPUChip(name.trim());
+    if (!chip) {
+      result.unknown = name.trim().str();
+      return result;
+    }
+    named[chip - std::begin(kChips)] = true;
+  }
+  for (auto [index, chip] : llvm::enumerate(kChips))
+    if (named[index])
+      result.chips.push_back(&chip);
+  return result;
+}
+
+std::string gpumem::AMDGPUChipList::names() const {
+  return llvm::join(
+      llvm::map_range(chips,
+                      [](const AMDGPUChip *chip) { return chip->name.str(); }),
+      ",");
+}
+
+unsigned gpumem::AMDGPUChipList::commonWavefrontSize() const {
+  unsigned lanes = 0;
+  for (const AMDGPUChip *chip : chips) {
+    if (lanes && lanes != chip->defaultWavefrontSize)
+      return 0;
+    lanes = chip->defaultWavefrontSize;
+  }
+  return lanes;
+}
+
 llvm::StringRef gpumem::getWavefrontSizeFeature(unsigned lanes) {
   return lanes == 32 ? "+wavefrontsize32" : "+wavefrontsize64";
 }

@@ -143,11 +143,10 @@ std::string gpumem::chipForTarget(const TargetOptions &options, Target target) {
   return chips;
 }
 
-/// Checks each chip of --chip: known, and one AMD chip at most.
+/// Checks each chip of --chip is known.
 static LogicalResult checkChips(StringRef list) {
   if (list.empty())
     return success();
-  bool nvidia = false, amd = false;
   for (StringRef chip : splitList(list)) {
     bool nvidiaChip = gpumem::lookupNVIDIAChip(chip);
     bool amdChip = gpumem::lookupAMDGPUChip(chip);
@@ -165,14 +164,6 @@ static LogicalResult checkChips(StringRef list) {
                                 "gfx90a (AMD)");
       return failure();
     }
-    // Several NVIDIA chips make one fatbin; the AMD targets take one chip.
-    if (amdChip && amd) {
-      gpumem::reportToolError("--chip=" + list +
-                              " names two AMD chips; the rocm and rocm-emu "
-                              "targets compile for one");
-      return failure();
-    }
-    (amdChip ? amd : nvidia) = true;
   }
   return success();
 }
@@ -248,12 +239,19 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
         " is below Vulkan's minimum of 16384 bytes");
     return failure();
   }
-  // The cuda-emu target runs one chip's device code.
+  // The emulated targets run one chip's device code.
   if (llvm::is_contained(*targets, Target::CUDAEmu) &&
       StringRef(chipForTarget(options, Target::CUDAEmu)).contains(',')) {
     reportToolError("--chip=" + options.chip +
                     " names several NVIDIA chips; the cuda target compiles "
                     "for several, the cuda-emu target runs one chip's code");
+    return failure();
+  }
+  if (llvm::is_contained(*targets, Target::ROCmEmu) &&
+      StringRef(chipForTarget(options, Target::ROCmEmu)).contains(',')) {
+    reportToolError("--chip=" + options.chip +
+                    " names several AMD chips; the rocm target compiles "
+                    "for several, the rocm-emu target runs one chip's code");
     return failure();
   }
   for (StringRef chip : splitList(options.chip)) {

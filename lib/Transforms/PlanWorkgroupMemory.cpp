@@ -499,16 +499,29 @@ void PlanWorkgroupMemoryPass::runOnOperation() {
   ModuleOp module = getOperation();
   checkedLimit = 0;
   if ((targetName == "rocm" || targetName == "rocm-emu") && !chip.empty()) {
-    // AMD GPUs have no static limit below the LDS a workgroup may use.
-    const AMDGPUChip *amd = lookupAMDGPUChip(chip);
-    if (!amd) {
-      emitError(module.getLoc()) << "unknown AMD chip '" << chip
+    // AMD GPUs have no static limit below the LDS a workgroup may use;
+    // with several chips, the chip with the least is the limit.
+    AMDGPUChipList chips = parseAMDGPUChipList(chip);
+    if (chips.chips.empty()) {
+      emitError(module.getLoc()) << "unknown AMD chip '" << chips.unknown
                                  << "'; gpumem knows " << listAMDGPUChips();
       return signalPassFailure();
     }
+    if (targetName == "rocm-emu" && chips.chips.size() > 1) {
+      emitError(module.getLoc())
+          << "chip=" << chip << " names several chips; the " << targetName
+          << " target plans for one (the rocm pipeline takes several)";
+      return signalPassFailure();
+    }
+    const AMDGPUChip *amd = *llvm::min_element(
+        chips.chips, [](const AMDGPUChip *a, const AMDGPUChip *b) {
+          return a->ldsBytesPerWorkgroup < b->ldsBytesPerWorkgroup;
+        });
     checkedLimit = amd->ldsBytesPerWorkgroup;
-    allowed = chip + " allows at most " + std::to_string(checkedLimit) +
-              " bytes of LDS per workgroup";
+    allowed = amd->name.str() + " allows at most " +
+              std::to_string(checkedLimit) + " bytes of LDS per workgroup";
+    if (chips.chips.size() > 1)
+      allowed += " (of the chips " + chips.names() + ")";
   } else if (!chip.empty()) {
     if (StringRef(chip).contains(',')) {
       emitError(module.getLoc())

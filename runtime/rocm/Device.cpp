@@ -68,6 +68,14 @@ Device *open(const HIP &api, int ordinal) {
       !device->name[0])
     std::snprintf(device->name, sizeof(device->name), "AMD GPU");
   device->name[sizeof(device->name) - 1] = '\0';
+  if (api.getDeviceProperties) {
+    // Larger than either layout of hipDeviceProp_t (HIP 5: 792 bytes,
+    // HIP 6: 1472), which HIP fills.
+    alignas(8) char properties[4096] = {};
+    if (api.getDeviceProperties(properties, ordinal) == hipSuccess)
+      std::snprintf(device->archName, sizeof(device->archName), "%s",
+                    properties + api.archNameOffset);
+  }
 #define ATTRIBUTE(name, ordinal) attribute(api, name, #name, ordinal)
   device->maxSharedBytesPerBlock =
       ATTRIBUTE(hipDeviceAttributeMaxSharedMemoryPerBlock, ordinal);

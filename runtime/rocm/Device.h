@@ -23,6 +23,9 @@ struct Device {
   /// hipDeviceAttributeMaxSharedMemoryPerBlock: the most LDS, static and
   /// dynamic, one workgroup can have (64 KiB on every AMD GPU so far).
   int maxSharedBytesPerBlock;
+  /// The chip with its features, gcnArchName: "gfx90a:sramecc+:xnack-";
+  /// empty when HIP cannot say.
+  char archName[256];
   /// hipDeviceAttributeWarpSize: 64 or 32.
   int wavefrontSize;
   /// hipDeviceAttributeMaxThreadsPerBlock, _MaxBlockDimX/Y/Z and

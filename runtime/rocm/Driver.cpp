@@ -117,6 +117,22 @@ const HIP *tryLoad(std::string &why) {
                 "; gpumem needs HIP 5.2 or newer");
 #define GPUMEM_HIP_TEXT_SYMBOL GPUMEM_HIP_SYMBOL
 #include "HIPSymbols.def"
+  // The device properties' layout changed in HIP 6; gcnArchName is at 1160
+  // bytes there and at 396 before (as LLVM's amdgpu-arch reads it too).
+  struct PropertiesLayout {
+    const char *symbol;
+    size_t archNameOffset;
+  };
+  for (PropertiesLayout layout :
+       {PropertiesLayout{"hipGetDevicePropertiesR0600", 1160},
+        PropertiesLayout{"hipGetDevicePropertiesR0000", 396},
+        PropertiesLayout{"hipGetDeviceProperties", 396}})
+    if (void *symbol = dlsym(library, layout.symbol)) {
+      api->getDeviceProperties =
+          reinterpret_cast<decltype(api->getDeviceProperties)>(symbol);
+      api->archNameOffset = layout.archNameOffset;
+      break;
+    }
   // Without a GPU (or without /dev/kfd), HIP 5.2's hipInit answers
   // hipErrorInvalidDevice and hipGetDeviceCount hipErrorNoDevice: whenever
   // hipInit fails, the device count says whether that is the reason.

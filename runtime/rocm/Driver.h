@@ -24,6 +24,14 @@ struct HIP {
 #include "HIPSymbols.def"
   /// What was dlopen'ed: $GPUMEM_HIP_LIBRARY, or libamdhip64.so.5.
   const char *path = nullptr;
+  /// hipGetDeviceProperties in the layout of HIP 6 (the symbol
+  /// hipGetDevicePropertiesR0600), else of HIP 5 (hipGetDeviceProperties-
+  /// R0000, or hipGetDeviceProperties unversioned); null when HIP has
+  /// neither. Only the chip's name (gcnArchName) is read from it, at the
+  /// offset of its layout; see deviceArchName.
+  hipError_t (*getDeviceProperties)(void *properties, int ordinal) = nullptr;
+  /// Where gcnArchName lies in what getDeviceProperties writes.
+  size_t archNameOffset = 0;
   /// hipGetDeviceCount after hipInit; at least 1.
   int deviceCount = 0;
 };

@@ -1,7 +1,10 @@
 //===----------------------------------------------------------------------===//
 // mgpuModuleLoad and friends. An HSA code object (an ELF object for
-// EM_AMDGPU) or a clang offload bundle goes to hipModuleLoadData. Data that
-// is an ELF object for another machine (a cubin, or a gpu.module compiled
+// EM_AMDGPU) goes to hipModuleLoadData. Of a clang offload bundle (code
+// objects for several chips), the entry for the device's chip goes, or, when
+// it has none, an error names the chips it has and the device's; when HIP
+// cannot say the device's chip, the whole bundle goes and HIP chooses. Data
+// that is an ELF object for another machine (a cubin, or a gpu.module compiled
 // for gpumem's cpu target) is rejected before HIP sees it, with a better
 // message than hipErrorInvalidImage. A kernel is looked up in HIP once per
 // module and name, when its static LDS size is read too. HIP has no JIT the
@@ -14,6 +17,8 @@
 #include "Module.h"
 #include "ROCmRuntime.h"
 #include "Support.h"
+
+#include "gpumem/Runtime/OffloadBundle.h"
 
 #include <cstring>
 #include <elf.h>
@@ -43,6 +48,37 @@ void checkAMDGPUObject(const unsigned char *data, size_t size) {
         unsigned(machine), unsigned(EM_AMDGPU), hint);
 }
 
+/// The code object of the bundle `data` for `device`'s chip; the bundle
+/// itself when HIP does not say the chip. Exits when the bundle is
+/// malformed or has no code object for the chip.
+const void *chooseBundleEntry(const void *data, size_t size,
+                              const Device &device) {
+  std::string error;
+  std::vector<gpumem::bundle::Entry> entries =
+      gpumem::bundle::read(data, size, error);
+  if (entries.empty())
+    fatal("mgpuModuleLoad: %s", error.c_str());
+  if (!device.archName[0])
+    return data;
+  std::string chips, list;
+  for (const gpumem::bundle::Entry &entry : entries) {
+    std::string_view target = gpumem::bundle::amdgpuTargetId(entry.id);
+    if (target.empty())
+      continue;
+    if (gpumem::bundle::runsOn(target, device.archName) && !entry.bytes.empty())
+      return entry.bytes.data();
+    chips += (chips.empty() ? "" : ", ") + std::string(target);
+    list += std::string(target.substr(0, target.find(':'))) + ",";
+  }
+  std::string_view arch = device.archName;
+  list += arch.substr(0, arch.find(':'));
+  fatal("mgpuModuleLoad: the module holds code objects for %s, none for "
+        "device %d (%s), which is %s; compile for it too, for example with "
+        "--chip=%s",
+        chips.empty() ? "no AMD chip" : chips.c_str(), device.ordinal,
+        device.name, device.archName, list.c_str());
+}
+
 } // namespace
 
 extern "C" void *mgpuModuleLoad(void *data, size_t size) {
@@ -50,16 +86,24 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
     fatal("mgpuModuleLoad: null module data");
   checkAMDGPUObject(static_cast<const unsigned char *>(data), size);
   const Device &device = enterDevice();
+  const void *image = data;
+  if (gpumem::bundle::isBundle(data, size))
+    image = chooseBundleEntry(data, size, device);
   hipModule_t module = nullptr;
-  hipError_t result = hip().hipModuleLoadData(&module, data);
-  if (result != hipSuccess)
+  hipError_t result = hip().hipModuleLoadData(&module, image);
+  if (result != hipSuccess) {
+    std::string hint;
+    if (result == hipErrorNoBinaryForGpu || result == hipErrorInvalidImage ||
+        result == hipErrorInvalidKernelFile)
+      hint = std::string("; was the gpu.module compiled for this device's "
+                         "chip") +
+             (device.archName[0] ? std::string(", ") + device.archName : "") +
+             "?";
     fatal("hipModuleLoadData failed for a module of %zu bytes on device %d "
           "(%s): %s%s",
           size, device.ordinal, device.name, describe(result).c_str(),
-          result == hipErrorNoBinaryForGpu || result == hipErrorInvalidImage ||
-                  result == hipErrorInvalidKernelFile
-              ? "; was the gpu.module compiled for this device's gfx chip?"
-              : "");
+          hint.c_str());
+  }
   auto *loaded = new Module;
   loaded->module = module;
   return loaded;

@@ -10,9 +10,11 @@
                                     image to DIR (NAME.spv; for spirv-val)
   gpumem-objects chips FILE         list every object with its chip, kind
                                     and size, and what each NVIDIA fatbin
-                                    holds (a cubin per chip, PTX); FILE may
-                                    also be an executable gpumem-compile
-                                    made: its NVIDIA fatbins are listed
+                                    (a cubin per chip, PTX) or AMD offload
+                                    bundle (a code object per chip) holds;
+                                    FILE may also be an executable
+                                    gpumem-compile made: its fatbins and
+                                    bundles are listed
 
 FILE may be '-' for standard input. `smem` asks `ptxas -v` when it finds
 ptxas and says so; without ptxas it sums the `.shared` declarations of the
@@ -246,8 +248,37 @@ def fatbin_entries(data):
     return entries
 
 
+BUNDLE_MAGIC = b'__CLANG_OFFLOAD_BUNDLE__'
+AMDGPU_ENTRY = re.compile(r'^hip(?:v4)?-amdgcn-amd-amdhsa--(?P<target>.+)$')
+
+
+def bundle_entries(data):
+    """(target id, size) of every AMD code object of a clang offload bundle
+    (runtime's OffloadBundle.h has the layout), or None when `data` is not
+    one or is cut short."""
+    if not data.startswith(BUNDLE_MAGIC) or len(data) < 32:
+        return None
+    count = struct.unpack_from('<Q', data, 24)[0]
+    entries, offset = [], 32
+    for _ in range(count):
+        if offset + 24 > len(data):
+            return None
+        _, size, length = struct.unpack_from('<QQQ', data, offset)
+        entry = data[offset + 24:offset + 24 + length].decode('ascii', 'replace')
+        offset += 24 + length
+        match = AMDGPU_ENTRY.match(entry)
+        if match:
+            entries.append((match.group('target'), size))
+    return entries
+
+
+def describe_bundle(entries):
+    return ', '.join('%s code object (%d bytes)' % entry for entry in entries)
+
+
 def list_executable_fatbins(path, data):
-    """Prints what every NVIDIA fatbin embedded in an executable holds."""
+    """Prints what every NVIDIA fatbin and AMD offload bundle embedded in an
+    executable holds."""
     magic = struct.pack('<I', FATBIN_MAGIC)
     found = 0
     offset = data.find(magic)
@@ -258,8 +289,16 @@ def list_executable_fatbins(path, data):
             print('fatbin at offset %d: %s' % (offset, ', '.join(
                 'sm_%d %s' % (sm, what) for what, sm in entries)))
         offset = data.find(magic, offset + 4)
+    offset = data.find(BUNDLE_MAGIC)
+    while offset >= 0:
+        entries = bundle_entries(data[offset:])
+        if entries:
+            found += 1
+            print('offload bundle at offset %d: %s' %
+                  (offset, describe_bundle(entries)))
+        offset = data.find(BUNDLE_MAGIC, offset + len(BUNDLE_MAGIC))
     if not found:
-        raise Failure('no NVIDIA fatbin in ' + path)
+        raise Failure('no NVIDIA fatbin or AMD offload bundle in ' + path)
 
 
 def object_kind(chip, kind):
@@ -267,7 +306,7 @@ def object_kind(chip, kind):
     if chip == 'cpu' and kind == 'bin':
         return 'so'
     if chip.startswith('gfx'):
-        return 'hsaco' if kind == 'bin' else 's'
+        return {'bin': 'hsaco', None: 'hipfb'}.get(kind, 's')
     return EXTENSION[kind]
 
 
@@ -339,8 +378,11 @@ def main(argv):
         for name, chip, kind, data in found:
             line = '%s: %s %s, %d bytes' % (name, chip, object_kind(chip, kind),
                                             len(data))
+            bundle = bundle_entries(data) if kind is None else None
             entries = fatbin_entries(data) if kind is None else None
-            if entries is not None:
+            if bundle is not None:
+                line += ': ' + describe_bundle(bundle)
+            elif entries is not None:
                 line += ': ' + ', '.join('sm_%d %s' % (sm, what)
                                          for what, sm in entries)
             print(line)

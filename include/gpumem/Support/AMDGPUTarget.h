@@ -9,6 +9,7 @@
 #define GPUMEM_SUPPORT_AMDGPUTARGET_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -47,6 +48,19 @@ const AMDGPUChip *lookupAMDGPUChip(llvm::StringRef name);
 
 /// The chip names, comma separated, for diagnostics.
 std::string listAMDGPUChips();
+
+/// The chips a comma-separated list names ("gfx90a,gfx942", or one chip), in
+/// the table's order and each once, or, when one is not in the table, its
+/// name in `unknown` and no chips.
+struct AMDGPUChipList {
+  llvm::SmallVector<const AMDGPUChip *> chips;
+  std::string unknown;
+  /// The names in the table's order, comma separated: "gfx90a,gfx942".
+  std::string names() const;
+  /// The default wavefront size every chip shares, or 0 when they differ.
+  unsigned commonWavefrontSize() const;
+};
+AMDGPUChipList parseAMDGPUChipList(llvm::StringRef list);
 
 /// LLVM's feature that selects a wavefront size of `lanes` (32 or 64).
 llvm::StringRef getWavefrontSizeFeature(unsigned lanes);

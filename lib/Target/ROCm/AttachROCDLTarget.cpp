@@ -1,15 +1,16 @@
 //===----------------------------------------------------------------------===//
-// gpumem-attach-rocdl-target: validate chip, wavefront size, features and
-// optimization level against gpumem's AMD chip table, then attach
-// `#rocdl.target` to every gpu.module that has none.
+// gpumem-attach-rocdl-target: validate the chips, wavefront size, features
+// and optimization level against gpumem's AMD chip table, then attach a
+// `#rocdl.target` per chip to every gpu.module that has none.
 //
 // Algorithm: the options are checked once, before any attribute is
-// attached, and give the feature string (the wavefront size's LLVM
-// feature, then the user's features) and the flags (`no_wave64` for wave32,
-// which selects the wave32 device libraries). Then every gpu.module is
-// walked once for memory spaces AMD GPUs lack and for workgroup
-// allocations left in device code (the backend would put them in private
-// scratch memory, one copy per thread); each is an error at its op.
+// attached; several chips must share a wavefront size, since the module
+// is lowered once for all of them. The options give the feature string (the
+// wavefront size's LLVM feature, then the user's features) and the flags
+// (`no_wave64` for wave32, which selects the wave32 device libraries). Then
+// every gpu.module is walked once for memory spaces AMD GPUs lack and for
+// workgroup allocations left in device code (the backend would put them in
+// private scratch memory, one copy per thread); each is an error at its op.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Support/AMDGPUTarget.h"
@@ -38,6 +39,8 @@ namespace {
 struct CheckedTarget {
   std::string features;
   unsigned wavefrontSize;
+  /// The chips, in gpumem's table order (oldest first).
+  SmallVector<const AMDGPUChip *> chips;
 };
 
 struct AttachROCDLTargetPass
@@ -51,24 +54,37 @@ private:
 
 FailureOr<CheckedTarget> AttachROCDLTargetPass::checkTarget(ModuleOp module) {
   Location loc = module.getLoc();
-  const AMDGPUChip *target = lookupAMDGPUChip(chip);
-  if (!target)
-    return emitError(loc) << "unknown AMD chip '" << chip << "'; gpumem knows "
-                          << listAMDGPUChips();
+  AMDGPUChipList chips = parseAMDGPUChipList(chip);
+  if (chips.chips.empty())
+    return emitError(loc) << "unknown AMD chip '" << chips.unknown
+                          << "'; gpumem knows " << listAMDGPUChips();
   if (optLevel > 3)
     return emitError(loc) << "opt-level " << optLevel.getValue()
                           << " is out of range; expected 0 to 3";
+  // Several chips share one device lowering, so one wavefront size.
   unsigned lanes =
-      wavefrontSize ? unsigned(wavefrontSize) : target->defaultWavefrontSize;
+      wavefrontSize ? unsigned(wavefrontSize) : chips.commonWavefrontSize();
+  if (!lanes) {
+    InFlightDiagnostic diag = emitError(loc) << "chip=" << chips.names()
+                                             << " mixes wavefront sizes (";
+    llvm::interleaveComma(chips.chips, diag, [&](const AMDGPUChip *target) {
+      diag << target->name << " " << target->defaultWavefrontSize;
+    });
+    return diag << " lanes), and one binary's code is lowered for one; "
+                   "add wavefront-size=64, which every AMD chip runs, or "
+                   "build a binary per wavefront size";
+  }
   if (lanes != 32 && lanes != 64)
     return emitError(loc) << "wavefront-size " << lanes
                           << " is not one AMD GPUs have; expected 32 or 64";
-  if (lanes == 32 && !target->supportsWave32)
-    return emitError(loc) << chip
-                          << " runs wavefronts of 64 lanes only; wave32 "
-                             "needs gfx10 or later";
+  for (const AMDGPUChip *target : chips.chips)
+    if (lanes == 32 && !target->supportsWave32)
+      return emitError(loc) << target->name
+                            << " runs wavefronts of 64 lanes only; wave32 "
+                               "needs gfx10 or later";
 
-  CheckedTarget checked{getWavefrontSizeFeature(lanes).str(), lanes};
+  CheckedTarget checked{getWavefrontSizeFeature(lanes).str(), lanes,
+                        chips.chips};
   SmallVector<StringRef> entries;
   StringRef(features).split(entries, ',', /*MaxSplit=*/-1,
                             /*KeepEmpty=*/false);
@@ -163,12 +179,16 @@ void AttachROCDLTargetPass::runOnOperation() {
                                  UnitAttr::get(context))});
   // Code object version 4: what HIP 5 (runtime/rocm's libamdhip64.so.5)
   // loads and the device libraries of ROCm 5 know (decision 122).
-  auto target =
-      ROCDL::ROCDLTargetAttr::get(context, optLevel, "amdgcn-amd-amdhsa", chip,
-                                  checked->features, "400", flags);
+  // One target per chip: gpu-module-to-binary makes an object for each,
+  // and gpumem-pack-amdgpu-bundle puts several in one offload bundle.
+  SmallVector<Attribute> targets;
+  for (const AMDGPUChip *target : checked->chips)
+    targets.push_back(ROCDL::ROCDLTargetAttr::get(
+        context, optLevel, "amdgcn-amd-amdhsa", target->name, checked->features,
+        "400", flags));
   // A module that targets another GPU too would be lowered to ROCDL and
   // then serialized for that GPU as well, whose backend cannot compile it.
-  if (failed(gpumem::attachOwnTarget(module, target, "rocm")))
+  if (failed(gpumem::attachOwnTargets(module, targets, "rocm")))
     signalPassFailure();
 }
 

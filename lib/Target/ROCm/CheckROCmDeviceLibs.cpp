@@ -10,8 +10,8 @@
 //     `printf` ocml, ockl and opencl, `__atomic_work_item_fence` hip.bc;
 //     the first llvm.call of one of them is where a failure is reported.
 //  2. When any is needed: find the toolkit (the option, else the search of
-//     findROCmDeviceLibs), then check each needed file and the chip's
-//     oclc_isa_version_<N>.bc, whose absence says that the installed
+//     findROCmDeviceLibs), then check each needed file and each target
+//     chip's oclc_isa_version_<N>.bc, whose absence says that the installed
 //     release predates the chip. Upstream links the libraries with
 //     control variables of its own and would link a release that does not
 //     know the chip without a word.
@@ -63,12 +63,12 @@ struct CheckROCmDeviceLibsPass
 
 void CheckROCmDeviceLibsPass::runOnOperation() {
   gpu::GPUModuleOp module = getOperation();
-  ROCDL::ROCDLTargetAttr target;
-  if (ArrayAttr targets = module.getTargetsAttr())
-    for (Attribute attribute : targets)
-      if ((target = dyn_cast<ROCDL::ROCDLTargetAttr>(attribute)))
-        break;
-  if (!target)
+  SmallVector<ROCDL::ROCDLTargetAttr> targets;
+  if (ArrayAttr attributes = module.getTargetsAttr())
+    for (Attribute attribute : attributes)
+      if (auto target = dyn_cast<ROCDL::ROCDLTargetAttr>(attribute))
+        targets.push_back(target);
+  if (targets.empty())
     return;
 
   llvm::SetVector<StringRef> files;
@@ -115,9 +115,6 @@ void CheckROCmDeviceLibsPass::runOnOperation() {
   }
   llvm::SmallString<256> directory(*found);
   llvm::sys::path::append(directory, "amdgcn", "bitcode");
-  StringRef chip = target.getChip();
-  std::string isaFile =
-      ("oclc_isa_version_" + chip.drop_front(3) + ".bc").str();
   for (StringRef file : files) {
     llvm::SmallString<256> path(directory);
     llvm::sys::path::append(path, file);
@@ -130,9 +127,15 @@ void CheckROCmDeviceLibsPass::runOnOperation() {
                     << ")";
     return signalPassFailure();
   }
-  llvm::SmallString<256> isaPath(directory);
-  llvm::sys::path::append(isaPath, isaFile);
-  if (!llvm::sys::fs::is_regular_file(isaPath)) {
+  // Every chip the module is compiled for (one binary for several).
+  for (ROCDL::ROCDLTargetAttr target : targets) {
+    StringRef chip = target.getChip();
+    std::string isaFile =
+        ("oclc_isa_version_" + chip.drop_front(3) + ".bc").str();
+    llvm::SmallString<256> isaPath(directory);
+    llvm::sys::path::append(isaPath, isaFile);
+    if (llvm::sys::fs::is_regular_file(isaPath))
+      continue;
     at->emitError() << "'" << firstFunction
                     << "' comes from the ROCm device libraries, and those in '"
                     << directory << "' do not know " << chip << ": there is no "

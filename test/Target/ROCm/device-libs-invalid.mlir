@@ -7,6 +7,8 @@
 // RUN: not gpumem-opt %s --gpumem-rocm-pipeline="chip=gfx90a toolkit=%t.nowhere" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: %if device-libs-lack-gfx1100 %{ not gpumem-opt %s --gpumem-rocm-pipeline="chip=gfx1100" 2>&1 | FileCheck %s --check-prefix=GFX1100 %}
 // RUN: %if device-libs-lack-gfx942 %{ not gpumem-opt %s --gpumem-rocm-pipeline="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=GFX942 %}
+// Of several chips, each must be known (gfx90a is, gfx942 is not).
+// RUN: %if device-libs-lack-gfx942 %{ not gpumem-opt %s --gpumem-rocm-pipeline="chip=gfx90a,gfx942" 2>&1 | FileCheck %s --check-prefix=GFX942 %}
 
 // MISSING: device-libs-invalid.mlir:[[@LINE+11]]:10: error: '__ocml_tanh_f32' comes from the ROCm device libraries, which are not installed: no amdgcn/bitcode/ocml.bc in '{{.*}}.nowhere' (Debian package rocm-device-libs)
 // GFX1100: device-libs-invalid.mlir:[[@LINE+10]]:10: error: '__ocml_tanh_f32' comes from the ROCm device libraries, and those in '{{.*}}amdgcn/bitcode' do not know gfx1100: there is no oclc_isa_version_1100.bc (Debian package rocm-device-libs; a release that supports gfx1100 is needed)

@@ -18,7 +18,10 @@ def GPUMemAttachROCDLTargetPass
     chip table (`include/gpumem/Support/AMDGPUTarget.h`) so that a bad
     combination is a located error, never a failure in the AMDGPU backend:
 
-    * the chip must be one gpumem knows (gfx900 to gfx1100);
+    * the chip must be one gpumem knows (gfx900 to gfx1100); a
+      comma-separated list attaches one target per chip, in the table's
+      order, for one binary of every listed chip (the chips must then
+      share a wavefront size: the module is lowered once for all);
     * the wavefront size is the chip's (64 on gfx9, 32 on gfx10 and gfx11)
       unless `wavefront-size` asks for the other one, which only gfx10 and
       later can run; it becomes LLVM's `+wavefrontsize32` or
@@ -46,7 +49,8 @@ def GPUMemAttachROCDLTargetPass
   let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"gfx90a\"",
-           "AMD chip, for example gfx90a, gfx942 or gfx1100">,
+           "AMD chip, for example gfx90a, gfx942 or gfx1100, or several, "
+           "comma separated">,
     Option<"wavefrontSize", "wavefront-size", "unsigned", /*default=*/"0",
            "Lanes of a wavefront, 32 or 64; 0: the chip's default">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
@@ -236,6 +240,34 @@ def GPUMemLinkHSACodeObjectsPass
     Option<"ldLld", "ld-lld", "std::string", /*default=*/"\"\"",
            "The ld.lld to run; empty: search as above">,
   ];
+}
+
+def GPUMemPackAMDGPUBundlePass
+    : Pass<"gpumem-pack-amdgpu-bundle", "::mlir::ModuleOp"> {
+  let summary = "Pack the HSA code objects of a gpu.binary made for several "
+                "AMD chips into one clang offload bundle";
+  let description = [{
+    Runs after `gpumem-link-hsa-code-objects`. A gpu.binary with HSA code
+    objects (`bin` form) for more than one `#rocdl.target` gets one more
+    object: a clang offload bundle (`__CLANG_OFFLOAD_BUNDLE__`, the "fat
+    binary" HIP's `hipModuleLoadData` takes) with an empty host entry and
+    one `hipv4-amdgcn-amd-amdhsa--<chip>` entry per code object, each at a
+    4096-byte aligned offset, as clang-offload-bundler writes them. The
+    binary's `#gpu.select_object` then embeds the bundle, so the program
+    carries every chip's code, and the rocm runtime loads the entry for
+    its device's `gcnArchName`; the code objects stay, for the register
+    report and `gpumem-objects`. Binaries with one code object are left
+    as they are.
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx90a">, bin = "...">,
+                         #gpu.object<#rocdl.target<chip = "gfx942">, bin = "...">]
+    // becomes
+    gpu.binary @kernels <#gpu.select_object<2>> [..., ...,
+        #gpu.object<#rocdl.target<chip = "gfx942">, fatbin = "__CLANG_OFFLOAD_BUNDLE__...">]
+    ```
+  }];
+  let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
 }
 
 def GPUMemReportAMDGPURegistersPass
