@@ -8,6 +8,7 @@
 
 #include "gpumem/InitAll.h"
 #include "gpumem/Pipelines/Pipelines.h"
+#include "gpumem/Support/BackendErrors.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -273,6 +274,7 @@ LogicalResult gpumem::compileForTarget(ModuleOp module, Target target,
                                        uint64_t maxSharedMemory) {
   PassManager pm(module.getContext());
   getTargetInfo(target).buildPipeline(pm, options, chip, maxSharedMemory);
+  addBackendErrorLocations(pm);
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   applyDefaultTimingPassManagerCLOptions(pm);
@@ -296,6 +298,7 @@ gpumem::ToolProgram::ToolProgram()
     : context(createToolRegistry()), diagnostics(sourceMgr, &context) {}
 
 LogicalResult gpumem::ToolProgram::parse(StringRef file) {
+  installBackendErrorHandler(file);
   module = parseInput(file, context, sourceMgr);
   return success(static_cast<bool>(module));
 }

@@ -160,6 +160,24 @@ static LogicalResult refuseExternalCalls(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// A ballot written in ROCDL has one bit per lane: the AMDGPU backend
+/// cannot select one narrower than the wavefront (an i32 ballot in wave64
+/// is an LLVM "Cannot select"), while a wider one is zero-extended.
+static LogicalResult checkBallotWidths(ModuleOp module, unsigned lanes,
+                                       StringRef chips) {
+  WalkResult result = module.walk([&](ROCDL::BallotOp ballot) {
+    auto type = dyn_cast<IntegerType>(ballot.getType());
+    if (!type || type.getWidth() >= lanes)
+      return WalkResult::advance();
+    ballot.emitOpError() << "returns " << type << ", one bit for each of "
+                         << type.getWidth() << " lanes, but " << chips
+                         << " runs wavefronts of " << lanes
+                         << " lanes here; make it i" << lanes;
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 void AttachROCDLTargetPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<CheckedTarget> checked = checkTarget(module);
@@ -168,7 +186,8 @@ void AttachROCDLTargetPass::runOnOperation() {
   if (failed(checkAddressSpaces(module)) ||
       failed(gpumem::refuseForeignDeviceCode(module, {"nvvm", "nvgpu"},
                                              "NVIDIA", "rocm")) ||
-      failed(refuseExternalCalls(module)))
+      failed(refuseExternalCalls(module)) ||
+      failed(checkBallotWidths(module, checked->wavefrontSize, chip)))
     return signalPassFailure();
 
   MLIRContext *context = &getContext();
