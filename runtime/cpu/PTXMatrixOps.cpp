@@ -45,6 +45,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace gpumem::cpu;
@@ -248,10 +249,13 @@ Element matrixElement(const Fragment &f, Operand operand, int lane, int slot) {
 
 /// wmma.load / wmma.store: each lane's elements from or to memory.
 void loadOrStore(int descriptor, Operand operand, bool store,
-                 const WarpOperands lanes[]) {
+                 const WarpOperands lanes[],
+                 const MatrixAccessObserver *observer) {
   Fragment f = fragmentOf(descriptor, operand);
   bool colMajor = GPUMEM_MATRIX_COL_A(descriptor);
   size_t bytes = size_t(bitsOf(f.type) / 8);
+  std::string what = std::string(store ? "wmma.store" : "wmma.load") + " of " +
+                     std::to_string(bytes) + " bytes";
   for (int lane = 0; lane < GPUMEM_WARP_SIZE; ++lane) {
     Record r(lanes[lane].value);
     char *memory = static_cast<char *>(r.address());
@@ -261,6 +265,9 @@ void loadOrStore(int descriptor, Operand operand, bool store,
       int64_t index = colMajor ? int64_t(e.col) * stride + e.row
                                : int64_t(e.row) * stride + e.col;
       char *reg = r.word(0) + slot * bytes;
+      if (observer)
+        observer->access(observer->user, uint32_t(lane), memory + index * bytes,
+                         int64_t(bytes), store, what.c_str());
       if (store)
         std::memcpy(memory + index * bytes, reg, bytes);
       else
@@ -330,14 +337,19 @@ void multiply(int descriptor, const WarpOperands lanes[]) {
 
 /// ldmatrix: matrix i's rows are addressed by lanes 8i..8i+7; lane l gets
 /// one .b16x2 register per matrix.
-void loadMatrices(int descriptor, const WarpOperands lanes[]) {
+void loadMatrices(int descriptor, const WarpOperands lanes[],
+                  const MatrixAccessObserver *observer) {
   int count = GPUMEM_MATRIX_M(descriptor);
   bool trans = GPUMEM_MATRIX_COL_A(descriptor);
   uint16_t values[4][8][8];
   for (int i = 0; i < count; ++i)
-    for (int row = 0; row < 8; ++row)
-      std::memcpy(values[i][row], Record(lanes[8 * i + row].value).address(),
-                  16);
+    for (int row = 0; row < 8; ++row) {
+      const void *address = Record(lanes[8 * i + row].value).address();
+      if (observer)
+        observer->access(observer->user, uint32_t(8 * i + row), address, 16,
+                         false, "ldmatrix of 16 bytes");
+      std::memcpy(values[i][row], address, 16);
+    }
   for (int lane = 0; lane < GPUMEM_WARP_SIZE; ++lane) {
     Record r(lanes[lane].value);
     int g = lane / 4, t = lane % 4;
@@ -352,18 +364,19 @@ void loadMatrices(int descriptor, const WarpOperands lanes[]) {
 
 } // namespace
 
-void gpumem::cpu::ptxMatrixOp(int32_t descriptor, const WarpOperands lanes[]) {
+void gpumem::cpu::ptxMatrixOp(int32_t descriptor, const WarpOperands lanes[],
+                              const MatrixAccessObserver *observer) {
   switch (GPUMEM_MATRIX_INSTRUCTION(descriptor)) {
   case GPUMEM_MATRIX_LOAD_A:
-    return loadOrStore(descriptor, OperandA, false, lanes);
+    return loadOrStore(descriptor, OperandA, false, lanes, observer);
   case GPUMEM_MATRIX_LOAD_B:
-    return loadOrStore(descriptor, OperandB, false, lanes);
+    return loadOrStore(descriptor, OperandB, false, lanes, observer);
   case GPUMEM_MATRIX_LOAD_C:
-    return loadOrStore(descriptor, OperandC, false, lanes);
+    return loadOrStore(descriptor, OperandC, false, lanes, observer);
   case GPUMEM_MATRIX_STORE_D:
-    return loadOrStore(descriptor, OperandC, true, lanes);
+    return loadOrStore(descriptor, OperandC, true, lanes, observer);
   case GPUMEM_MATRIX_LDMATRIX:
-    return loadMatrices(descriptor, lanes);
+    return loadMatrices(descriptor, lanes, observer);
   default:
     return multiply(descriptor, lanes);
   }

@@ -243,15 +243,43 @@ bool BlockRunner::completeWarpSync(uint32_t warpIndex, uint64_t memberMask,
                   fibers[first + l].width};
   int32_t op = fibers[first + uint32_t(__builtin_ctzll(memberMask))].mode;
   bool active = overArrivedLanes(), released = false;
+  // Under --sanitize on cuda-emu, a matrix instruction's loads and stores
+  // are checked by address as the lanes' own would be, each at its lane.
+  bool matrixDone = false;
+  int32_t checks = launch->kernel->checks;
+  int32_t flags =
+      (checks & GPUMEM_CHECK_MEMCHECK ? GPUMEM_ACCESS_CHECK_BOUNDS : 0) |
+      (checks & GPUMEM_CHECK_RACECHECK ? GPUMEM_SHARED_CHECK_RACES : 0) |
+      (checks & GPUMEM_CHECK_INITCHECK ? GPUMEM_SHARED_CHECK_INIT : 0);
+  if (op == GPUMEM_WARP_MATRIX && flags && launch->kernel->emulatedChip) {
+    struct Checked {
+      BlockRunner *runner;
+      uint32_t first;
+      int32_t flags;
+    } checked{this, first, flags};
+    MatrixAccessObserver observer{
+        [](void *user, uint32_t lane, const void *address, int64_t bytes,
+           bool write, const char *what) {
+          auto *c = static_cast<Checked *>(user);
+          c->runner->addressAccess(
+              &c->runner->contexts[c->first + lane], address, bytes,
+              c->flags | (write ? GPUMEM_SHARED_WRITE : GPUMEM_SHARED_READ),
+              what, c->runner->fibers[c->first + lane].location);
+        },
+        &checked};
+    ptxMatrixOp(lanes[__builtin_ctzll(memberMask)].b, lanes, &observer);
+    matrixDone = true;
+  }
   for (uint32_t l = 0; l < warpSize(); ++l) {
     if (!(memberMask >> l & 1))
       continue;
     Fiber &fiber = fibers[first + l];
     int32_t predicate = 0;
-    fiber.value = active ? activeLanesWarpResult(op, l, memberMask, lanes,
-                                                 &predicate, warpSize())
-                         : ptxWarpResult(op, l, memberMask, lanes, &predicate,
-                                         warpSize());
+    fiber.value = matrixDone ? 0
+                  : active ? activeLanesWarpResult(op, l, memberMask, lanes,
+                                                   &predicate, warpSize())
+                           : ptxWarpResult(op, l, memberMask, lanes, &predicate,
+                                           warpSize());
     fiber.valid = predicate;
     fiber.state = State::Ready;
     --atWarpSync;

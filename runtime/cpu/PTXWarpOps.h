@@ -40,10 +40,21 @@ uint64_t activeLanesWarpResult(int32_t op, uint32_t lane, uint64_t active,
                                const WarpOperands lanes[], int32_t *pred,
                                uint32_t warpSize);
 
+/// Told of each memory access a matrix instruction makes, lane by lane and
+/// before it is made (--sanitize): `what` says which ("wmma.load of 2
+/// bytes").
+struct MatrixAccessObserver {
+  void (*access)(void *user, uint32_t lane, const void *address, int64_t bytes,
+                 bool write, const char *what);
+  void *user;
+};
+
 /// GPUMEM_WARP_MATRIX: the warp-level matrix instruction `descriptor`
 /// (gpumem/Runtime/PTXMatrix.h) for the 32 lanes of `lanes`, whose values
-/// are their records (PTXMatrixOps.cpp).
-void ptxMatrixOp(int32_t descriptor, const WarpOperands lanes[]);
+/// are their records (PTXMatrixOps.cpp); `observer`, when given, hears of
+/// every element each lane reads or writes in memory.
+void ptxMatrixOp(int32_t descriptor, const WarpOperands lanes[],
+                 const MatrixAccessObserver *observer = nullptr);
 
 /// The PTX mnemonic of `op`, for messages ("shfl.sync.idx").
 const char *ptxWarpOpName(int32_t op);
