@@ -141,14 +141,33 @@ void sharedAccessService(GPUMemThreadContext *ctx, const void *address,
       ->sharedAccess(ctx, address, bytes, flags, what, location);
 }
 
+void asyncCopyIssueService(GPUMemThreadContext *ctx, void *dst, const void *src,
+                           int32_t bytes, int32_t srcBytes,
+                           const char *location) {
+  static_cast<BlockRunner *>(ctx->scheduler)
+      ->asyncCopyIssue(ctx, dst, src, bytes, srcBytes, location);
+}
+
+void asyncCopyGroupService(GPUMemThreadContext *ctx) {
+  static_cast<BlockRunner *>(ctx->scheduler)->asyncCopyGroup(ctx);
+}
+
+void asyncCopyWaitGroupsService(GPUMemThreadContext *ctx, int32_t groups) {
+  static_cast<BlockRunner *>(ctx->scheduler)->asyncCopyWaitGroups(ctx, groups);
+}
+
 constexpr GPUMemRuntimeServices services = {
-    barrierService,           shuffleService,        assertFailService,
-    barrierSyncService,       warpSyncService,       cudaVprintf,
-    assertFailService,        coroutineFrameService, warpSyncResultService,
-    coroutineReturnedService, accessErrorService,    sharedAccessService,
-    argumentCheckService,     deviceAccessService,   addressAccessService,
-    blockPhaseService,        ptxAsyncCopy,          ptxAsyncCopyCommit,
-    ptxAsyncCopyWait};
+    barrierService,        shuffleService,
+    assertFailService,     barrierSyncService,
+    warpSyncService,       cudaVprintf,
+    assertFailService,     coroutineFrameService,
+    warpSyncResultService, coroutineReturnedService,
+    accessErrorService,    sharedAccessService,
+    argumentCheckService,  deviceAccessService,
+    addressAccessService,  blockPhaseService,
+    ptxAsyncCopy,          ptxAsyncCopyCommit,
+    ptxAsyncCopyWait,      asyncCopyIssueService,
+    asyncCopyGroupService, asyncCopyWaitGroupsService};
 
 } // namespace
 
@@ -260,6 +279,7 @@ void BlockRunner::run(int64_t first, int64_t last) {
       // --sanitize's checks tell blocks apart by number: one at a time.
       for (int64_t block = first; block < last; ++block) {
         epoch.startBlock(info.serial, info.warpSize);
+        dropAsyncCopies();
         info.kernel->runBlocks(info.params, &single, block, block + 1);
       }
     }
@@ -280,8 +300,10 @@ void BlockRunner::run(int64_t first, int64_t last) {
 void BlockRunner::runBlock(const int64_t blockId[3]) {
   const LaunchInfo &info = *launch;
   // Only --sanitize's checks tell blocks apart by number.
-  if (info.kernel->checks)
+  if (info.kernel->checks) {
     epoch.startBlock(info.serial, info.warpSize);
+    dropAsyncCopies();
+  }
   switch (info.mode) {
   case BlockMode::Block: // run() hands these blocks to the kernel.
     return;

@@ -102,7 +102,45 @@ public:
                     int64_t bytes, int32_t flags, const char *what,
                     const char *location);
 
+  /// services->asyncCopyIssue, asyncCopyGroup and asyncCopyWaitGroups:
+  /// nvgpu's asynchronous copies, queued per thread of the block and
+  /// performed at the wait that covers their group (PTXAsyncCopies.cpp).
+  void asyncCopyIssue(GPUMemThreadContext *ctx, void *dst, const void *src,
+                      int32_t bytes, int32_t srcBytes, const char *location);
+  void asyncCopyGroup(GPUMemThreadContext *ctx);
+  void asyncCopyWaitGroups(GPUMemThreadContext *ctx, int32_t groups);
+
 private:
+  /// One copy in flight and its group (the commits before it).
+  struct PendingCopy {
+    char *dst;
+    const char *src;
+    int32_t bytes, srcBytes, group;
+    const char *location;
+  };
+  /// A thread's copies in flight, for the block `key` names.
+  struct AsyncQueue {
+    uint64_t key = 0;
+    int32_t groups = 0;
+    std::vector<PendingCopy> copies;
+  };
+  /// The calling thread's queue, emptied when it belongs to another block.
+  AsyncQueue &asyncQueue(const GPUMemThreadContext *ctx);
+  /// Performs `copy` for the thread of `ctx`, telling racecheck and
+  /// initcheck of its reads and writes.
+  void performAsyncCopy(GPUMemThreadContext *ctx, const PendingCopy &copy);
+  /// Drops every queued copy (a new block starts under --sanitize).
+  void dropAsyncCopies();
+  /// racecheck: reports an access that touches a queued copy's
+  /// destination, or writes its source.
+  void checkAsyncCopies(const GPUMemThreadContext *ctx, const void *address,
+                        int64_t bytes, int32_t flags, const char *what,
+                        const char *location);
+  std::vector<AsyncQueue> asyncQueues;
+  /// Copies in the queues, and those a wait is performing.
+  size_t queuedCopies = 0;
+  std::vector<PendingCopy> performing;
+
   /// Runs the block with id `blockId` in a mode other than Block (run()
   /// marks the thread as running blocks around it).
   void runBlock(const int64_t blockId[3]);

@@ -225,6 +225,31 @@ void gpumem::cpu::reportUseAfterFree(const GPUMemThreadContext *ctx,
                (unsigned long long)bytes);
 }
 
+void gpumem::cpu::reportAsyncCopyRace(const GPUMemThreadContext *ctx,
+                                      int32_t flags, const std::string &memory,
+                                      const std::string &where,
+                                      const char *what, const char *location,
+                                      Coords copier, const char *verb,
+                                      const char *copyAt) {
+  const char *kind =
+      flags & GPUMEM_SHARED_ATOMIC  ? "atomic before async copy wait"
+      : flags & GPUMEM_SHARED_WRITE ? "write before async copy wait"
+                                    : "read before async copy wait";
+  std::unique_lock<std::mutex> lock;
+  if (!firstAtSite(lock, std::string("race (") + kind + ") on " + memory,
+                   location))
+    return;
+  std::fprintf(stderr,
+               "gpumem: sanitizer: race (%s) on %s in kernel '%s', block %s: "
+               "%s (%s)\n"
+               "  thread %s %s at %s\n"
+               "  thread %s %s at %s, and no wait for the copy came between\n",
+               kind, memory.c_str(), ctx->kernelName, coords(ctx->blockId).text,
+               where.c_str(), what ? what : "", coords(ctx->threadId).text,
+               accessPhrase(flags), withSource(location).c_str(), copier.text,
+               verb, withSource(copyAt).c_str());
+}
+
 void SharedMemoryShadow::prepare(size_t size) {
   if (bytes.size() < size)
     bytes.resize(size);

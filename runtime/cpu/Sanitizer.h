@@ -88,6 +88,15 @@ void reportAddressError(const GPUMemThreadContext *ctx, const char *kind,
                         const char *what, const char *location,
                         const std::string &details);
 
+/// Reports (racecheck) the access of `flags` (`what` at `location`) by the
+/// thread of `ctx` to `where` ("byte 8") of `memory` ("workgroup memory"),
+/// which thread `copier` `verb` ("copies into it asynchronously") at
+/// `copyAt` with no wait for the copy yet.
+void reportAsyncCopyRace(const GPUMemThreadContext *ctx, int32_t flags,
+                         const std::string &memory, const std::string &where,
+                         const char *what, const char *location, Coords copier,
+                         const char *verb, const char *copyAt);
+
 /// services->accessError, with `buffer` describing the memref's memory
 /// ("device memory of 64 bytes allocated at ..."; empty when unknown).
 void reportAccessError(const GPUMemThreadContext *ctx, const char *what,

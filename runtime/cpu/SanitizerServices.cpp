@@ -29,6 +29,8 @@ void BlockRunner::argumentCheck(GPUMemThreadContext *ctx, const void *pointer,
 void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
                                int64_t bytes, int32_t flags, const char *what,
                                const char *location) {
+  if (queuedCopies && (flags & GPUMEM_SHARED_CHECK_RACES))
+    checkAsyncCopies(ctx, address, bytes, flags, what, location);
   shadow.prepare(size_t(launch->staticBytes + launch->dynamicBytes));
   shadow.access(ctx, epoch, arena, address, bytes, flags, what, location);
 }
@@ -36,6 +38,8 @@ void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
 void BlockRunner::deviceAccess(GPUMemThreadContext *ctx, const void *address,
                                int64_t bytes, int32_t flags, const char *what,
                                const char *location) {
+  if (queuedCopies && (flags & GPUMEM_SHARED_CHECK_RACES))
+    checkAsyncCopies(ctx, address, bytes, flags, what, location);
   if (!deviceRange.holds(address))
     deviceRange = findShadowedRange(address);
   if (deviceRange.shadow)
@@ -67,6 +71,8 @@ void BlockRunner::accessError(GPUMemThreadContext *ctx, const char *what,
 void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
                                 int64_t bytes, int32_t flags, const char *what,
                                 const char *location) {
+  if (queuedCopies && (flags & GPUMEM_SHARED_CHECK_RACES))
+    checkAsyncCopies(ctx, address, bytes, flags, what, location);
   uintptr_t at = uintptr_t(address);
   bool bounds = flags & GPUMEM_ACCESS_CHECK_BOUNDS;
   // The block's shared memory, and the rest of the arena after it.

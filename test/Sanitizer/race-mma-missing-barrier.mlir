@@ -3,7 +3,7 @@
 // tile) reads bytes other threads copy. mma-async-copy.mlir with its barrier
 // is clean.
 // RUN: not gpumem-run --target=cpu --sanitize=racecheck %s 2>&1 | FileCheck %s
-// CHECK: gpumem: sanitizer: race (write after read) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 16 (vector store to memref<16x16xf16, #gpu.address_space<workgroup>>)
+// CHECK: gpumem: sanitizer: race (write after read) on workgroup memory in kernel 'main_kernel', block (0,0,0): byte 16 (async copy of 16 bytes)
 // CHECK-NEXT:   thread (1,0,0) writes it at {{.*}}race-mma-missing-barrier.mlir:{{[0-9]+}}:11: %ta = nvgpu.device_async_copy
 // CHECK-NEXT:   thread (0,0,0) read it at {{.*}}race-mma-missing-barrier.mlir:{{[0-9]+}}:11: %fa = gpu.subgroup_mma_load_matrix %sa[%c0, %c0] {leadDimension = 16 : index}, with no barrier between
 

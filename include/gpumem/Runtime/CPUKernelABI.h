@@ -215,6 +215,18 @@ typedef struct GPUMemRuntimeServices {
   /* cp.async.wait_group `groups`: every copy of all but the `groups` most
    * recent groups is done; with groups < 0 (wait_all) every copy. */
   void (*asyncCopyWait)(GPUMemThreadContext *ctx, void *queue, int32_t groups);
+
+  /* nvgpu's asynchronous copies on the cpu target: as asyncCopy,
+   * asyncCopyCommit and asyncCopyWait, but the runtime keeps the calling
+   * thread's queue (thread-loop fission runs a block's threads on one
+   * stack), and a copy names its `location` for --sanitize: racecheck
+   * reports an access of its destination, or a write of its source, before
+   * the wait that performs it; at the wait its bytes count as read and
+   * written there (racecheck, initcheck). */
+  void (*asyncCopyIssue)(GPUMemThreadContext *ctx, void *dst, const void *src,
+                         int32_t bytes, int32_t srcBytes, const char *location);
+  void (*asyncCopyGroup)(GPUMemThreadContext *ctx);
+  void (*asyncCopyWaitGroups)(GPUMemThreadContext *ctx, int32_t groups);
 } GPUMemRuntimeServices;
 
 /* Bytes of a thread's queue of asynchronous copies (services->asyncCopy). */

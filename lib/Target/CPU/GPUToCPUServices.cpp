@@ -15,6 +15,7 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -320,6 +321,39 @@ struct AssertLowering : ServicePattern<cf::AssertOp> {
   }
 };
 
+/// The calls LowerAsyncCopiesToCPU.cpp made for nvgpu's asynchronous
+/// copies: the runtime's services, with the copy's location.
+struct AsyncCopyCallLowering : ServicePattern<func::CallOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult matchAndRewrite(func::CallOp call,
+                                PatternRewriter &rewriter) const override {
+    StringRef callee = call.getCallee();
+    if (!callee.starts_with("__gpumem_async_"))
+      return rewriter.notifyMatchFailure(call, "not an async copy call");
+    Location loc = call.getLoc();
+    Value context = contextOf(call);
+    ContextAccess access(rewriter, loc, context);
+    ValueRange args = call.getOperands();
+    if (callee == "__gpumem_async_copy") {
+      auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+      Value dst = LLVM::IntToPtrOp::create(rewriter, loc, ptr, args[0]);
+      Value src = LLVM::IntToPtrOp::create(rewriter, loc, ptr, args[1]);
+      Value where = hostkernel::getLocationString(rewriter, loc, state.module);
+      access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyIssue),
+                  {context, dst, src, args[2], args[3], where});
+    } else if (callee == "__gpumem_async_commit") {
+      access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyGroup), {context});
+    } else if (callee == "__gpumem_async_wait") {
+      access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyWaitGroups),
+                  {context, args[0]});
+    } else {
+      return rewriter.notifyMatchFailure(call, "not an async copy call");
+    }
+    rewriter.eraseOp(call);
+    return success();
+  }
+};
+
 } // namespace
 
 Value ContextAccess::loadIndex(int64_t offset) {
@@ -375,5 +409,6 @@ void gpumem::cpu::populateGPUToCPUServicesPatterns(
                SubgroupQueryLowering<gpu::SubgroupSizeOp>>(context);
   patterns.add<BlockDimLowering, BarrierLowering, ShuffleLowering,
                PrintfLowering, DynamicSharedMemoryLowering,
-               WorkgroupGlobalLowering, AssertLowering>(context, state);
+               WorkgroupGlobalLowering, AssertLowering, AsyncCopyCallLowering>(
+      context, state);
 }

@@ -135,6 +135,10 @@ LogicalResult ABILowering::run() {
 
   if (failed(lowerGPUOps()))
     return failure();
+  // The declarations the async copies' calls had until lowerGPUOps.
+  for (auto func : llvm::make_early_inc_range(gpuModule.getOps<func::FuncOp>()))
+    if (func.isExternal() && func.getName().starts_with("__gpumem_async_"))
+      func.erase();
 
   // Workgroup globals now live in the arena.
   for (auto global :

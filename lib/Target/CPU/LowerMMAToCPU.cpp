@@ -632,6 +632,7 @@ gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
   RewritePatternSet patterns(context);
   patterns.add<LoadMatrixLowering, StoreMatrixLowering, ConstantMatrixLowering,
                ElementwiseLowering, ComputeLowering>(converter, context);
+  markAsyncCopiesToPerformAtIssue(module);
   populateAsyncCopyToCPUPatterns(converter, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

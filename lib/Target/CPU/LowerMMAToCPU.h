@@ -22,6 +22,11 @@ mlir::LogicalResult lowerFragmentsAndAsyncCopies(mlir::gpu::GPUModuleOp module);
 
 /// The patterns of nvgpu's device_async_copy, create_group and wait
 /// (LowerAsyncCopiesToCPU.cpp), for a converter that makes tokens i32.
+/// Marks the nvgpu.device_async_copy ops under `root` that can copy when
+/// issued: a wait for every committed group follows in their block with
+/// only copies, commits and ops without memory effects between
+/// (LowerAsyncCopiesToCPU.cpp).
+void markAsyncCopiesToPerformAtIssue(mlir::Operation *root);
 void populateAsyncCopyToCPUPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 

@@ -199,9 +199,18 @@ struct SanitizeMemoryAccessesPass
     auto type = cast<MemRefType>(access.memref.getType());
     std::string what;
     llvm::raw_string_ostream os(what);
-    os << access.verb << " " << type;
+    // A probe of an async copy's destination ("to") or source ("from") by
+    // LowerAsyncCopiesToCPU.cpp: bounds only; the runtime sees the copy's
+    // bytes at its wait.
+    auto probe = op->getAttrOfType<StringAttr>("gpumem.async_copy_probe");
+    if (probe)
+      os << "async copy " << probe.getValue() << " " << type;
+    else
+      os << access.verb << " " << type;
     if (bounds && type.getRank() != 0)
       checkBounds(op, access, context, module, what);
+    if (probe)
+      return;
     // The address needs a strided layout and an element with a size.
     Type element = type.getElementType();
     if (!(races || init) || !type.isStrided() ||
