@@ -67,3 +67,20 @@ LogicalResult gpumem::refuseForeignDeviceCode(Operation *root,
   });
   return failure(result.wasInterrupted());
 }
+
+LogicalResult gpumem::refuseTensorCoreFragments(Operation *root,
+                                                StringRef pipeline,
+                                                StringRef why) {
+  WalkResult result = root->walk([&](gpu::GPUModuleOp module) {
+    return module.walk([&](Operation *op) -> WalkResult {
+      if (!isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
+               gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaConstantMatrixOp,
+               gpu::SubgroupMmaElementwiseOp>(op))
+        return WalkResult::advance();
+      return op->emitOpError() << "is a tensor-core fragment op, which the "
+                               << pipeline << " target cannot run: " << why
+                               << "; the cuda, cuda-emu and cpu targets run it";
+    });
+  });
+  return failure(result.wasInterrupted());
+}

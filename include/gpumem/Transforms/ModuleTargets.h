@@ -39,6 +39,14 @@ refuseForeignDeviceCode(mlir::Operation *root,
                         llvm::ArrayRef<llvm::StringRef> foreignDialects,
                         llvm::StringRef vendor, llvm::StringRef pipeline);
 
+/// Refuses, at the first one in a gpu.module of `root`, the tensor-core
+/// fragment ops (gpu.subgroup_mma_*), which `pipeline` has no lowering
+/// for; `why` says why ("AMD's matrix cores ..."), and the message names
+/// the targets that run them.
+mlir::LogicalResult refuseTensorCoreFragments(mlir::Operation *root,
+                                              llvm::StringRef pipeline,
+                                              llvm::StringRef why);
+
 } // namespace gpumem
 
 #endif // GPUMEM_TRANSFORMS_MODULETARGETS_H

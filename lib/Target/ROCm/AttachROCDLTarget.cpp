@@ -186,6 +186,11 @@ void AttachROCDLTargetPass::runOnOperation() {
   if (failed(checkAddressSpaces(module)) ||
       failed(gpumem::refuseForeignDeviceCode(module, {"nvvm", "nvgpu"},
                                              "NVIDIA", "rocm")) ||
+      failed(gpumem::refuseTensorCoreFragments(
+          module, "rocm",
+          "AMD's matrix cores take fragments of their own (the amdgpu "
+          "dialect's mfma and wmma ops), and MLIR's ROCDL lowering has no "
+          "pattern for these")) ||
       failed(refuseExternalCalls(module)) ||
       failed(checkBallotWidths(module, checked->wavefrontSize, chip)))
     return signalPassFailure();

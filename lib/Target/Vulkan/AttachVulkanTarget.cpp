@@ -3,7 +3,9 @@
 // #gpumem.vulkan (one made for another GPU is refused:
 // gpumem/Transforms/ModuleTargets.h), and every one without a
 // spirv.target_env the one upstream's SPIR-V conversions read (version,
-// capabilities, extensions, limits), built from the options.
+// capabilities, extensions, limits), built from the options. Device code
+// of NVIDIA's or AMD's dialects and tensor-core fragments are refused at
+// their op.
 // Index constants and scf.index_switch cases in its kernels must fit the
 // shaders' 32-bit index: upstream's conversion fails on one that does not,
 // without a location once greedy rewrites have moved the constant.
@@ -129,6 +131,18 @@ struct AttachVulkanTargetPass
     }
     auto target = gpumem::VulkanTargetAttr::get(&getContext());
     if (failed(gpumem::attachOwnTarget(getOperation(), target, "vulkan")))
+      return signalPassFailure();
+    // Device code of one vendor's GPU, and tensor-core fragments, which
+    // SPIR-V reaches through VK_KHR_cooperative_matrix only.
+    if (failed(gpumem::refuseForeignDeviceCode(
+            getOperation(), {"nvvm", "nvgpu"}, "NVIDIA", "vulkan")) ||
+        failed(gpumem::refuseForeignDeviceCode(
+            getOperation(), {"rocdl", "amdgpu"}, "AMD", "vulkan")) ||
+        failed(gpumem::refuseTensorCoreFragments(
+            getOperation(), "vulkan",
+            "SPIR-V has them only as cooperative matrices "
+            "(VK_KHR_cooperative_matrix), which the vulkan target does not "
+            "use and Mesa's lavapipe does not have")))
       return signalPassFailure();
     bool indexErrors = false;
     getOperation().walk([&](gpu::GPUModuleOp module) {

@@ -1,6 +1,7 @@
 // Device code written in ROCDL reaches the AMDGPU backend as written, so
 // what the backend cannot compile is checked first where gpumem knows it
-// (a ballot narrower than the wavefront), and anything else the backend
+// (a ballot narrower than the wavefront, tensor-core fragments, which it
+// has no lowering for), and anything else the backend
 // stops on is still one located error and exit status 1, never an
 // `LLVM ERROR`, a stack dump or an abort.
 
@@ -31,5 +32,17 @@ gpu.module @wide {
     %d = rocdl.ballot %p : i64
     llvm.store %d, %out : i64, !llvm.ptr
     llvm.return
+  }
+}
+
+// -----
+
+// Tensor-core fragments have no ROCDL lowering (rocm and rocm-emu).
+gpu.module @fragments {
+  gpu.func @k(%a: memref<16x16xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'gpu.subgroup_mma_load_matrix' op is a tensor-core fragment op, which the rocm target cannot run: AMD's matrix cores take fragments of their own (the amdgpu dialect's mfma and wmma ops), and MLIR's ROCDL lowering has no pattern for these; the cuda, cuda-emu and cpu targets run it}}
+    %x = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+    gpu.return
   }
 }
