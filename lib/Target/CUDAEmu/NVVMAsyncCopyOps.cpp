@@ -9,7 +9,12 @@
 // GPUMEM_ASYNC_COPY_QUEUE_BYTES made once in the entry block of the
 // function (the kernel: callees that copy are inlined, as those that
 // synchronize are) and zeroed there. A copy's size is its cp-size, the
-// bytes read its src-size operand when it has one (zero-fill).
+// bytes read its src-size operand when it has one (zero-fill). Under
+// --sanitize the copies go to the runtime's located services instead
+// (asyncCopyIssue, asyncCopyGroup, asyncCopyWaitGroups, as on the cpu
+// target): the same semantics, with the runtime holding the queue and
+// each copy's line, so racecheck reports the copy's destination read, or
+// its source written, before the wait, in the cpu target's words.
 //===----------------------------------------------------------------------===//
 
 #include "NVVMOpLowering.h"
@@ -53,7 +58,6 @@ public:
   LogicalResult matchAndRewrite(NVVM::CpAsyncOp copy,
                                 PatternRewriter &rewriter) const override {
     Emitter emit(rewriter, copy, state);
-    Value queue = queueOf(emit);
     Value bytes = emit.i32(copy.getSize());
     Value srcBytes = bytes;
     if (Value size = copy.getCpSize()) {
@@ -67,9 +71,14 @@ public:
                                              rewriter.getI32Type(), size)
                            .getResult();
     }
-    emit.access.call(
-        GPUMEM_RUNTIME_SERVICE(asyncCopy),
-        {emit.context, queue, copy.getDst(), copy.getSrc(), bytes, srcBytes});
+    if (state.sanitizerChecks)
+      emit.access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyIssue),
+                       {emit.context, copy.getDst(), copy.getSrc(), bytes,
+                        srcBytes, emit.location()});
+    else
+      emit.access.call(GPUMEM_RUNTIME_SERVICE(asyncCopy),
+                       {emit.context, queueOf(emit), copy.getDst(),
+                        copy.getSrc(), bytes, srcBytes});
     rewriter.eraseOp(copy);
     return success();
   }
@@ -82,8 +91,11 @@ public:
   LogicalResult matchAndRewrite(NVVM::CpAsyncCommitGroupOp commit,
                                 PatternRewriter &rewriter) const override {
     Emitter emit(rewriter, commit, state);
-    emit.access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyCommit),
-                     {emit.context, queueOf(emit)});
+    if (state.sanitizerChecks)
+      emit.access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyGroup), {emit.context});
+    else
+      emit.access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyCommit),
+                       {emit.context, queueOf(emit)});
     rewriter.eraseOp(commit);
     return success();
   }
@@ -97,9 +109,13 @@ public:
   LogicalResult matchAndRewrite(NVVM::CpAsyncWaitGroupOp wait,
                                 PatternRewriter &rewriter) const override {
     Emitter emit(rewriter, wait, state);
-    emit.access.call(
-        GPUMEM_RUNTIME_SERVICE(asyncCopyWait),
-        {emit.context, queueOf(emit), emit.i32(int32_t(wait.getN()))});
+    if (state.sanitizerChecks)
+      emit.access.call(GPUMEM_RUNTIME_SERVICE(asyncCopyWaitGroups),
+                       {emit.context, emit.i32(int32_t(wait.getN()))});
+    else
+      emit.access.call(
+          GPUMEM_RUNTIME_SERVICE(asyncCopyWait),
+          {emit.context, queueOf(emit), emit.i32(int32_t(wait.getN()))});
     rewriter.eraseOp(wait);
     return success();
   }

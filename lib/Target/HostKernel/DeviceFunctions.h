@@ -47,6 +47,8 @@ struct DeviceFunctionState {
   mlir::Value context;
   SharedLayout layout;
   Waiting waiting = Waiting::Fibers;
+  /// --sanitize's checks (GPUMemSanitizerCheck flags), 0 without.
+  int32_t sanitizerChecks = 0;
   /// Set by a pattern that reported, at its op, why the op has no lowering.
   bool failed = false;
 };

@@ -79,6 +79,8 @@ private:
 
   gpu::GPUModuleOp module;
   const DeviceDialect &dialect;
+  /// --sanitize's GPUMemSanitizerCheck flags, for the patterns.
+  int32_t checks = 0;
   SmallVector<LLVM::LLVMFuncOp> kernels;
   llvm::DenseSet<Operation *> needsFibers;
   /// Kernels that run as coroutines, and those of them whose only
@@ -93,6 +95,7 @@ private:
 
 LogicalResult DeviceModuleLowering::run(bool coroutines,
                                         int32_t sanitizerChecks) {
+  checks = sanitizerChecks;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
     if (!func.isExternal())
       defined.insert(func);
@@ -250,6 +253,7 @@ LogicalResult DeviceModuleLowering::lowerFunction(LLVM::LLVMFuncOp func) {
   DeviceFunctionState state;
   state.context = func.getArgument(func.getNumArguments() - 1);
   state.layout = layout;
+  state.sanitizerChecks = checks;
   state.waiting = barrierOnlyKernels.contains(func) ? Waiting::BarrierCoroutine
                   : coroutineKernels.contains(func) ? Waiting::Coroutine
                                                     : Waiting::Fibers;
