@@ -8,7 +8,8 @@ top-level entry) with `build` linked to the build directory under test, so
 commands written as `build/bin/...` run as they read. A block is skipped
 when the line before its fence is `<!-- docs-test: skip: REASON -->` (a
 usage synopsis, a command for a GPU machine), or
-`<!-- docs-test: needs ptxas -->` and no ptxas is found. Prints one line
+`<!-- docs-test: needs ptxas -->` and no ptxas is found (`needs ld.lld`:
+no ld.lld for the rocm target's code objects). Prints one line
 per block ("ok", "skip" or "FAILED" with its output) and exits 1 when a
 block failed.
   scripts/run-doc-commands.py [build-dir]
@@ -33,6 +34,13 @@ def have_ptxas():
     return shutil.which("ptxas") is not None
 
 
+def have_ld_lld():
+    """The linker of the rocm target's code objects (Debian's lld-22)."""
+    return any(os.access(path, os.X_OK) for path in
+               ("/usr/lib/llvm-22/bin/ld.lld",)) or any(
+        shutil.which(name) for name in ("ld.lld-22", "ld.lld"))
+
+
 def blocks(path):
     text = open(path).read()
     for match in BLOCK.finditer(text):
@@ -45,6 +53,7 @@ def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                             os.path.join(ROOT, "build"))
     ptxas = have_ptxas()
+    ld_lld = have_ld_lld()
     failed = False
     with tempfile.TemporaryDirectory() as scratch:
         for entry in os.listdir(ROOT):
@@ -63,6 +72,9 @@ def main():
                     continue
                 if marker == "<!-- docs-test: needs ptxas -->" and not ptxas:
                     print("skip   %s (no ptxas)" % where)
+                    continue
+                if marker == "<!-- docs-test: needs ld.lld -->" and not ld_lld:
+                    print("skip   %s (no ld.lld)" % where)
                     continue
                 # Indented blocks (in lists) run as written.
                 script = "\n".join(l[3:] if l.startswith("   ") else l
