@@ -14,18 +14,20 @@
 //     value yielded for it (which must be defined in the body after every
 //     use of the carried one) and the loop's result; no gpu.shuffle, no private
 //     memory (memref.alloca, private attributions), no call to a function
-//     that needs fibers; values crossing segments are scalars. A value is
-//     uniform when it is a function argument, a loop-carried value or result
-//     of an op containing a barrier, or the result of an op without memory
-//     effects or regions that does not read the thread id and whose operands
-//     are uniform (such ops are emitted where they stand, never hoisted out
-//     of a condition, so division is fine).
+//     that needs fibers; values crossing segments are scalars or 1-D
+//     vectors of at most 32 scalars (a lane's tensor-core accumulator). A
+//     value is uniform when it is a function argument, a loop-carried value
+//     or result of an op containing a barrier, or the result of an op
+//     without memory effects or regions that does not read the thread id and
+//     whose operands are uniform (such ops are emitted where they stand,
+//     never hoisted out of a condition, so division is fine).
 //     Some barrier-free scf.for loops with uniform bounds run once per
 //     block too, around thread loops, as if they held a barrier
 //     (ThreadLoopInterchange.cpp chooses them: those whose loop over x then
-//     vectorizes); when a chosen loop does not fit the rules above,
-//     BarrierFission.cpp plans the kernel again without any. A carried value
-//     that a loop yields from an inner per-block loop shares that loop's array.
+//     vectorizes, and those that carry an accumulator vector); when a
+//     chosen loop does not fit the rules above, BarrierFission.cpp plans the
+//     kernel again without any. A carried value that a loop yields from an
+//     inner per-block loop shares that loop's array.
 //  2. Segments. Ops are numbered by segment; nested regions inherit their
 //     op's segment unless the op contains a barrier, whose regions get
 //     segments of their own. A non-uniform value with a use in another
@@ -225,9 +227,9 @@ bool FissionPlan::checkCarried(scf::ForOp loop) {
                  loop.getBody()->getTerminator()->getOperands())) {
     if (!threadCarried.contains(arg))
       continue;
-    if (!arg.getType().isIntOrIndexOrFloat())
+    if (!isPerThreadArrayType(arg.getType()))
       return notFissionable(loop, "carries a per-thread value that is no "
-                                  "scalar");
+                                  "scalar or small vector");
     if (yielded == arg)
       continue;
     // The yielded value replaces the carried one in the thread's array: it
@@ -332,9 +334,9 @@ bool FissionPlan::analyze() {
         auto userSegment = segmentOf.find(user);
         if (userSegment == segmentOf.end() || userSegment->second == segment)
           continue;
-        if (!result.getType().isIntOrIndexOrFloat())
+        if (!isPerThreadArrayType(result.getType()))
           return notFissionable(op, "has a result that crosses a barrier "
-                                    "but is no scalar");
+                                    "but is no scalar or small vector");
         crossing.insert(result);
       }
     }

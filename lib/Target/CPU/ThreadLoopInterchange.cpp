@@ -15,14 +15,22 @@
 // threads that do not synchronize may run in any interleaving. So that no
 // observable order changes (prints, asserts, atomics, calls), the loop's
 // body, nested regions included, may hold only ops without memory effects
-// or regions, memref.load, memref.store, scf.for, scf.if and scf.yield, and
-// it may carry only scalars.
+// or regions, memref.load, memref.store, scf.for, scf.if and scf.yield (and
+// vector.load and vector.store in a loop that carries a vector), and it may
+// carry only scalars and small 1-D vectors.
 //
 // It is profitable when every access of the body is one LLVM vectorizes
 // over x without gathers: each index but the last is the same in
 // consecutive threads (x-invariant), the last one is x-invariant or the
 // thread's x id plus an x-invariant value in a memref whose last dimension
 // has unit stride, and at least one access is of the latter kind.
+//
+// It is profitable too when the loop carries a vector: a tensor-core
+// accumulator (LowerMMAToCPU.cpp), whose every step is a chain of dependent
+// vector FMAs, so that one thread alone waits on the FMA's latency at each
+// of them. With the threads inside, the chains of consecutive threads are
+// independent and the core overlaps them; the accumulator goes through the
+// thread's array once per step.
 //
 // x-invariant values: uniform values, thread ids y and z, induction
 // variables of loops with x-invariant bounds, ops without memory effects
@@ -35,6 +43,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -129,27 +138,41 @@ AlongX XPattern::access(Value memref, ValueRange indices) {
 
 } // namespace
 
+bool gpumem::cpu::isPerThreadArrayType(Type type) {
+  if (type.isIntOrIndexOrFloat())
+    return true;
+  auto vector = dyn_cast<VectorType>(type);
+  return vector && vector.getRank() == 1 && !vector.isScalable() &&
+         vector.getNumElements() <= 32 &&
+         vector.getElementType().isIntOrFloat();
+}
+
 bool gpumem::cpu::shouldRunOutsideThreadLoops(
     scf::ForOp loop, function_ref<bool(Value)> isUniform) {
-  if (!llvm::all_of(loop.getRegionIterArgs(), [](BlockArgument arg) {
-        return arg.getType().isIntOrIndexOrFloat();
-      }))
-    return false;
+  bool carriesVector = false;
+  for (BlockArgument arg : loop.getRegionIterArgs()) {
+    if (!isPerThreadArrayType(arg.getType()))
+      return false;
+    carriesVector |= isa<VectorType>(arg.getType());
+  }
   XPattern pattern(isUniform);
-  bool contiguous = false;
+  bool contiguous = false, gathers = false;
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     AlongX along = AlongX::Invariant;
     if (auto load = dyn_cast<memref::LoadOp>(op))
       along = pattern.access(load.getMemRef(), load.getIndices());
     else if (auto store = dyn_cast<memref::StoreOp>(op))
       along = pattern.access(store.getMemRef(), store.getIndices());
+    else if (carriesVector && isa<vector::LoadOp, vector::StoreOp>(op))
+      along = AlongX::Other;
     else if (!isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op) &&
              (op->getNumRegions() != 0 || !isMemoryEffectFree(op)))
       return WalkResult::interrupt();
-    if (along == AlongX::Other)
-      return WalkResult::interrupt();
+    gathers |= along == AlongX::Other;
     contiguous |= along == AlongX::Unit;
     return WalkResult::advance();
   });
-  return !walk.wasInterrupted() && contiguous;
+  if (walk.wasInterrupted())
+    return false;
+  return carriesVector || (contiguous && !gathers);
 }
