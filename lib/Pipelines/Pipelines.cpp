@@ -419,6 +419,9 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   // where their barriers were.
   GPUMemLowerGPUToCPUABIPassOptions abi;
   abi.phaseMarkers = options.sanitize.getValue().has(GPUMEM_CHECK_RACECHECK);
+  // The sanitizer checks each lane's fragment loads against the warp's
+  // whole tile (decision 147).
+  abi.wholeFragments = !options.sanitize.getValue().empty();
   device.addPass(createGPUMemLowerGPUToCPUABIPass(abi));
   if (!options.sanitize.getValue().empty()) {
     // The sanitizer sees loads and stores, not transfers.

@@ -77,9 +77,10 @@ namespace {
 /// The rewrite of one gpu.module, with the state it builds up.
 class ABILowering {
 public:
-  ABILowering(gpu::GPUModuleOp module, bool fission, bool phaseMarkers)
+  ABILowering(gpu::GPUModuleOp module, bool fission, bool phaseMarkers,
+              bool wholeFragments)
       : gpuModule(module), context(module.getContext()), fission(fission),
-        phaseMarkers(phaseMarkers) {}
+        phaseMarkers(phaseMarkers), wholeFragments(wholeFragments) {}
   LogicalResult run();
 
 private:
@@ -92,7 +93,7 @@ private:
 
   gpu::GPUModuleOp gpuModule;
   MLIRContext *context;
-  bool fission, phaseMarkers;
+  bool fission, phaseMarkers, wholeFragments;
   std::unique_ptr<LLVMTypeConverter> converter;
   llvm::DenseSet<Operation *> needsFibers;
   /// Functions that hold a cf.assert or call one that does.
@@ -114,7 +115,7 @@ private:
 LogicalResult ABILowering::run() {
   converter = hostkernel::createHostTypeConverter(context);
   // Fragments and async copies first: fission then sees plain vector code.
-  if (failed(cpu::lowerFragmentsAndAsyncCopies(gpuModule)))
+  if (failed(cpu::lowerFragmentsAndAsyncCopies(gpuModule, wholeFragments)))
     return failure();
   if (failed(layOutModuleGlobals()))
     return failure();
@@ -378,7 +379,9 @@ struct LowerGPUToCPUABIPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(ABILowering(getOperation(), fission, phaseMarkers).run()))
+    if (failed(
+            ABILowering(getOperation(), fission, phaseMarkers, wholeFragments)
+                .run()))
       signalPassFailure();
   }
 };

@@ -4,26 +4,39 @@
 // The gpu dialect leaves the layout of `!gpu.mma_matrix` opaque; the cpu
 // target chooses one in which every thread computes alone, so these ops need
 // no rendezvous of the warp (no fibers) and the warp does exactly M*N*K
-// multiply-adds:
-//  - an AOp or BOp fragment (MxK, KxN) is the whole matrix, row-major, in
-//    every lane: a vector<M*K x T>;
+// multiply-adds (decisions 135 and 147):
 //  - a COp fragment (MxN) is the lane's share: S = ceil(M*N/32) consecutive
 //    elements of the row-major matrix, lane l owning [l*S, l*S+S) (elements
-//    past M*N are padding): a vector<S x T>. Lane l is gpu.lane_id.
+//    past M*N are padding): a vector<S x T>. Lane l is gpu.lane_id. Every
+//    accumulator the module computes with has 32 | M*N and S | N, so a
+//    share is a segment of row l*M/32 starting at column l*S mod N;
+//  - an AOp fragment (MxK) is the row of A the lane's share of C needs, row
+//    floor(l*M/32) whatever N is: a vector<K x T>;
+//  - a BOp fragment (KxN) is the S columns of B the share needs, from
+//    column l*S mod N, row-major: a vector<K*S x T>, when every compute of
+//    the module with B fragments of that shape has the same M (S follows
+//    from it); else the whole matrix, row-major: a vector<K*N x T>;
+//  - under --sanitize (lowerFragmentsAndAsyncCopies' wholeFragments) AOp
+//    and BOp fragments are the whole matrix in every lane, so that the
+//    sanitizer checks each lane's access to the warp's whole tile.
+// With M = 1 (A) or M = 32 (B) a lane's part is the whole matrix anyway.
 // Signed and unsigned i8 become i8 (the ops keep the signedness).
 // Ops, each rewritten by one conversion pattern (dialect conversion, with
 // scf.for/if/while carrying fragments converted structurally):
 //  - load_matrix: element (r, c) is at `index + r*ld + c` (`c*ld + r` when
-//    transposed) of the memref viewed as one row-major dimension; A/B load
-//    every stored row as one vector, C the lane's share (one vector when it
-//    lies in one row).
+//    transposed) of the memref viewed as one row-major dimension; a whole
+//    A/B loads every stored row as one vector, A's row one vector (K
+//    elements when transposed), B's columns a vector per row (per column
+//    when transposed, then a shuffle), C the lane's share (one vector when
+//    it lies in one row).
 //  - store_matrix: the lane's share, likewise.
 //  - constant_matrix: a splat; elementwise: the arith op on the vectors.
 //  - compute: the lane's share of C + A*B. Products and sums in f32 (i32
 //    for integers), rounded to the result's type at the end. When the share
 //    is a segment of one row (32 divides M*N, S divides N), each k adds
-//    A[r][k] times the segment of B's row k: S-wide FMAs, the segment chosen
-//    among N/S static slices by select.
+//    A[r][k] times the segment of B's row k: S-wide FMAs, in order of k (the
+//    rounding of cuda-emu's and a sequential loop's). From a whole A or B
+//    the row and the segment are chosen among the static slices by select.
 //  - nvgpu's async copies: LowerAsyncCopiesToCPU.cpp; their tokens become
 //    i32 here.
 //===----------------------------------------------------------------------===//
@@ -62,12 +75,39 @@ int64_t shareSize(int64_t rows, int64_t cols) {
   return llvm::divideCeil(rows * cols, kLanes);
 }
 
-VectorType fragmentVector(gpu::MMAMatrixType type) {
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t size = type.getOperand() == "COp" ? shareSize(shape[0], shape[1])
-                                            : shape[0] * shape[1];
-  return VectorType::get({size}, signless(type.getElementType()));
-}
+/// Which M the computes of a module use with B fragments of each KxN shape
+/// (-1: more than one), and whether A and B fragments are whole matrices.
+struct FragmentLayout {
+  bool wholeFragments = false;
+  llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> bRows;
+
+  FragmentLayout(gpu::GPUModuleOp module, bool wholeFragments)
+      : wholeFragments(wholeFragments) {
+    module.walk([&](gpu::SubgroupMmaComputeOp op) {
+      ArrayRef<int64_t> b =
+          cast<gpu::MMAMatrixType>(op.getOpB().getType()).getShape();
+      int64_t m = cast<gpu::MMAMatrixType>(op.getOpA().getType()).getShape()[0];
+      auto [it, inserted] = bRows.try_emplace({b[0], b[1]}, m);
+      if (!inserted && it->second != m)
+        it->second = -1;
+    });
+  }
+
+  VectorType vectorOf(gpu::MMAMatrixType type) const {
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t size = shape[0] * shape[1];
+    if (type.getOperand() == "COp") {
+      size = shareSize(shape[0], shape[1]);
+    } else if (!wholeFragments && type.getOperand() == "AOp") {
+      size = shape[1];
+    } else if (!wholeFragments) {
+      auto it = bRows.find({shape[0], shape[1]});
+      if (it != bRows.end() && it->second > 0)
+        size = shape[0] * shareSize(it->second, shape[1]);
+    }
+    return VectorType::get({size}, signless(type.getElementType()));
+  }
+};
 
 /// The lane's share starts at lane * S and is a segment of one row.
 bool shareIsRowSegment(int64_t rows, int64_t cols) {
@@ -180,7 +220,7 @@ struct LoadMatrixLowering : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
-    VectorType vector = fragmentVector(type);
+    auto vector = cast<VectorType>(getTypeConverter()->convertType(type));
     Type element = vector.getElementType();
     if (op.getSrcMemref().getType().getElementType() != element)
       return op.emitOpError()
@@ -195,7 +235,69 @@ struct LoadMatrixLowering : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
     int64_t ld = op.getLeadDimension().getSExtValue();
     bool transpose = op.getTranspose().value_or(false);
     Value result;
-    if (type.getOperand() != "COp") {
+    int64_t size = vector.getNumElements();
+    if (type.getOperand() == "AOp" && size != rows * cols) {
+      // Row l*M/32 of A: one vector load, or K elements when transposed.
+      Value lane =
+          gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr);
+      Value r = arith::DivUIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, lane,
+                                constantIndex(rewriter, loc, rows)),
+          constantIndex(rewriter, loc, kLanes));
+      if (!transpose) {
+        Value at = arith::AddIOp::create(
+            rewriter, loc, base,
+            arith::MulIOp::create(rewriter, loc, r,
+                                  constantIndex(rewriter, loc, ld)));
+        result = vector::LoadOp::create(rewriter, loc, vector, memref, at);
+      } else {
+        result = zeroOf(rewriter, loc, vector);
+        Value rowBase = arith::AddIOp::create(rewriter, loc, base, r);
+        for (int64_t kk = 0; kk < cols; ++kk) {
+          Value at = arith::AddIOp::create(
+              rewriter, loc, rowBase, constantIndex(rewriter, loc, kk * ld));
+          Value x = memref::LoadOp::create(rewriter, loc, memref, at);
+          result = vector::InsertOp::create(rewriter, loc, x, result, kk);
+        }
+      }
+    } else if (type.getOperand() == "BOp" && size != rows * cols) {
+      // Columns l*S mod N .. +S of B, row-major: a vector per row, or per
+      // column when transposed, put in place by one shuffle.
+      int64_t share = size / rows;
+      Value lane =
+          gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr);
+      Value c0 = arith::RemUIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, lane,
+                                constantIndex(rewriter, loc, share)),
+          constantIndex(rewriter, loc, cols));
+      Value start = arith::AddIOp::create(rewriter, loc, base, c0);
+      int64_t pieces = transpose ? share : rows;
+      int64_t pieceSize = transpose ? rows : share;
+      auto pieceType = VectorType::get({pieceSize}, element);
+      if (transpose)
+        start = arith::AddIOp::create(
+            rewriter, loc, base,
+            arith::MulIOp::create(rewriter, loc, c0,
+                                  constantIndex(rewriter, loc, ld)));
+      result = zeroOf(rewriter, loc, vector);
+      for (int64_t p = 0; p < pieces; ++p) {
+        Value at = arith::AddIOp::create(rewriter, loc, start,
+                                         constantIndex(rewriter, loc, p * ld));
+        Value piece =
+            vector::LoadOp::create(rewriter, loc, pieceType, memref, at);
+        result = vector::InsertStridedSliceOp::create(
+            rewriter, loc, piece, result, ArrayRef<int64_t>{p * pieceSize},
+            ArrayRef<int64_t>{1});
+      }
+      if (transpose && share > 1) {
+        SmallVector<int64_t> mask;
+        for (int64_t i = 0; i < size; ++i)
+          mask.push_back((i % share) * rows + i / share);
+        result = vector::ShuffleOp::create(rewriter, loc, result, result, mask);
+      }
+    } else if (type.getOperand() != "COp") {
       // The whole matrix: each stored row is one vector load.
       int64_t storedRows = transpose ? cols : rows;
       int64_t storedCols = transpose ? rows : cols;
@@ -320,8 +422,8 @@ struct ConstantMatrixLowering
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaConstantMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    VectorType vector =
-        fragmentVector(cast<gpu::MMAMatrixType>(op.getRes().getType()));
+    auto vector = cast<VectorType>(
+        getTypeConverter()->convertType(op.getRes().getType()));
     if (adaptor.getValue().getType() != vector.getElementType())
       return op.emitOpError() << "on the cpu target needs a signless value";
     rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, vector,
@@ -343,7 +445,7 @@ struct ElementwiseLowering
           resultType.getOperand())
         return op.emitOpError() << "on the cpu target needs operands of the "
                                    "result's operand kind";
-    VectorType vector = fragmentVector(resultType);
+    auto vector = cast<VectorType>(getTypeConverter()->convertType(resultType));
     ValueRange x = adaptor.getArgs();
     Value r;
     switch (op.getOpType()) {
@@ -434,20 +536,27 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
     Value result;
     if (shareIsRowSegment(m, n)) {
       // acc[0:S] += A[r][kk] * B[kk][c0:c0+S] for each kk.
+      bool aWhole = cast<VectorType>(a.getType()).getNumElements() == m * k;
+      bool bWhole = cast<VectorType>(b.getType()).getNumElements() == k * n;
       Value nIndex = constantIndex(rewriter, loc, n);
-      Value r = arith::DivUIOp::create(rewriter, loc, start, nIndex);
-      Value segment = arith::DivUIOp::create(
-          rewriter, loc, arith::RemUIOp::create(rewriter, loc, start, nIndex),
-          constantIndex(rewriter, loc, share));
+      Value r, segment;
+      if (aWhole)
+        r = arith::DivUIOp::create(rewriter, loc, start, nIndex);
+      if (bWhole)
+        segment = arith::DivUIOp::create(
+            rewriter, loc, arith::RemUIOp::create(rewriter, loc, start, nIndex),
+            constantIndex(rewriter, loc, share));
       SmallVector<Value> isSegment;
-      for (int64_t s = 0; s < n / share; ++s)
+      for (int64_t s = 0; bWhole && s < n / share; ++s)
         isSegment.push_back(
             arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                   segment, constantIndex(rewriter, loc, s)));
-      // Row r of A, chosen among the M static rows by select: a dynamic
-      // extract from the whole fragment would go through the stack.
-      Value aRow;
-      for (int64_t row = m - 1; row >= 0; --row) {
+      // Row r of A: the fragment, or chosen among the M static rows of a
+      // whole one by select (a dynamic extract from the whole fragment would
+      // go through the stack). B's segment of row kk: a slice of the
+      // fragment, or chosen among N/S static slices of a whole one.
+      Value aRow = aWhole ? Value() : a;
+      for (int64_t row = m - 1; aWhole && row >= 0; --row) {
         Value slice = vector::ExtractStridedSliceOp::create(
             rewriter, loc, a, ArrayRef<int64_t>{row * k}, ArrayRef<int64_t>{k},
             ArrayRef<int64_t>{1});
@@ -461,12 +570,17 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
         aRow = arith::SelectOp::create(rewriter, loc, isRow, slice, aRow);
       }
       Value sum = extend(rewriter, loc, c, acc, false);
+      // The row widened at once (one conversion for K elements).
+      aRow = extend(rewriter, loc, aRow, acc, aUnsigned);
       for (int64_t kk = 0; kk < k; ++kk) {
         Value x = vector::ExtractOp::create(rewriter, loc, aRow, kk);
-        x = extend(rewriter, loc, x, acc, aUnsigned);
         x = vector::BroadcastOp::create(rewriter, loc, shareType, x);
         Value y;
-        for (int64_t s = n / share - 1; s >= 0; --s) {
+        if (!bWhole)
+          y = vector::ExtractStridedSliceOp::create(
+              rewriter, loc, b, ArrayRef<int64_t>{kk * share},
+              ArrayRef<int64_t>{share}, ArrayRef<int64_t>{1});
+        for (int64_t s = n / share - 1; bWhole && s >= 0; --s) {
           Value slice = vector::ExtractStridedSliceOp::create(
               rewriter, loc, b, ArrayRef<int64_t>{kk * n + s * share},
               ArrayRef<int64_t>{share}, ArrayRef<int64_t>{1});
@@ -479,7 +593,9 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
       }
       result = truncate(rewriter, loc, sum, resultElement);
     } else {
-      // Element by element, with the padding past M*N left as it is.
+      // Element by element, with the padding past M*N left as it is. Not
+      // reached: lowerFragmentsAndAsyncCopies refuses accumulators whose
+      // shares are not row segments (and this indexes whole A and B).
       result = c;
       for (int64_t j = 0; j < share; ++j) {
         Value e = arith::AddIOp::create(rewriter, loc, start,
@@ -531,8 +647,8 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
 
 } // namespace
 
-LogicalResult
-gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
+LogicalResult gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module,
+                                                        bool wholeFragments) {
   // Fragments as tensor cores have them, 1 to 32 rows and columns: an A or
   // B fragment is a vector in every lane, and the lowering's code grows with
   // the fragment's elements; an empty one has no lane share.
@@ -617,8 +733,10 @@ gpumem::cpu::lowerFragmentsAndAsyncCopies(gpu::GPUModuleOp module) {
   MLIRContext *context = module.getContext();
   TypeConverter converter;
   converter.addConversion([](Type type) { return type; });
-  converter.addConversion(
-      [](gpu::MMAMatrixType type) -> Type { return fragmentVector(type); });
+  FragmentLayout layout(module, wholeFragments);
+  converter.addConversion([&layout](gpu::MMAMatrixType type) -> Type {
+    return layout.vectorOf(type);
+  });
   converter.addConversion([](nvgpu::DeviceAsyncTokenType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });

@@ -17,8 +17,12 @@ namespace gpumem::cpu {
 /// Rewrites every gpu.subgroup_mma_* op, nvgpu.device_async_copy,
 /// device_async_create_group and device_async_wait of `module`, and the
 /// scf.for/if/while ops that carry their values. An op it cannot lower gets a
-/// located error and the result is failure.
-mlir::LogicalResult lowerFragmentsAndAsyncCopies(mlir::gpu::GPUModuleOp module);
+/// located error and the result is failure. With `wholeFragments` (for
+/// --sanitize) every lane's A and B fragments are the whole matrices, so
+/// that each lane's loads cover the warp's whole tile; else each lane holds
+/// the row of A and the columns of B its share of C needs.
+mlir::LogicalResult lowerFragmentsAndAsyncCopies(mlir::gpu::GPUModuleOp module,
+                                                 bool wholeFragments = false);
 
 /// The patterns of nvgpu's device_async_copy, create_group and wait
 /// (LowerAsyncCopiesToCPU.cpp), for a converter that makes tokens i32.

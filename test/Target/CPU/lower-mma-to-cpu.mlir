@@ -1,24 +1,31 @@
-// RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi))' | FileCheck %s
+// RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi))' | FileCheck %s --check-prefixes=CHECK,PART
+// RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-lower-gpu-to-cpu-abi{whole-fragments}))' | FileCheck %s --check-prefixes=CHECK,WHOLE
 
-// Fragments on the cpu target: an A fragment is the whole 16x16 matrix in
-// every lane (one load when its rows are contiguous), a C fragment the
-// lane's 8 consecutive elements, lane * 8 .. lane * 8 + 7; compute adds
-// A[r][k] * B[k][c0:c0+8] for each k with 8-wide FMAs in f32. The kernel
-// needs no fibers (it has a run_blocks wrapper).
+// Fragments on the cpu target: a C fragment is the lane's 8 consecutive
+// elements, lane * 8 .. lane * 8 + 7, an A fragment the row of A they need
+// (one load of 16) and a B fragment their 8 columns of B (a load of 8 per
+// row); with whole-fragments (--sanitize) A and B are the whole 16x16
+// matrix in every lane (one load when its rows are contiguous). compute
+// adds A[r][k] * B[k][c0:c0+8] for each k with 8-wide FMAs in f32. The
+// kernel needs no fibers (it has a run_blocks wrapper).
 
 // CHECK: gpu.module @kernels attributes {gpumem.cpu_kernels = [{name = "mma", needs_fibers = false
 // CHECK-LABEL: func.func private @__gpumem_kernel_mma(
 // CHECK: %[[BASE_A:.*]], %{{.*}}, %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %arg0
 // CHECK: %[[FLAT_A:.*]] = memref.reinterpret_cast %[[BASE_A]] to offset: [%{{.*}}], sizes: [%{{.*}}], strides: [1] : memref<f16> to memref<?xf16, strided<[1], offset: ?>>
-// CHECK: %[[A:.*]] = vector.load %[[FLAT_A]][%{{.*}}] : memref<?xf16, strided<[1], offset: ?>>, vector<256xf16>
+// WHOLE: %[[A:.*]] = vector.load %[[FLAT_A]][%{{.*}}] : memref<?xf16, strided<[1], offset: ?>>, vector<256xf16>
+// PART: %[[A:.*]] = vector.load %[[FLAT_A]][%{{.*}}] : memref<?xf16, strided<[1], offset: ?>>, vector<16xf16>
+// PART-COUNT-16: vector.load %{{.*}} : memref<?xf16, strided<[1], offset: ?>>, vector<8xf16>
 // CHECK: %[[FLAT_C:.*]] = memref.reinterpret_cast %{{.*}} : memref<f32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK: arith.remui %{{.*}}, %c32
 // CHECK: %[[C:.*]] = vector.load %[[FLAT_C]][%{{.*}}] : memref<?xf32, strided<[1], offset: ?>>, vector<8xf32>
-// CHECK: vector.extract_strided_slice %[[A]] {offsets = [240], sizes = [16], strides = [1]} : vector<256xf16> to vector<16xf16>
-// CHECK: arith.select %{{.*}} : vector<16xf16>
-// CHECK: arith.extf %{{.*}} : f16 to f32
+// WHOLE: vector.extract_strided_slice %[[A]] {offsets = [240], sizes = [16], strides = [1]} : vector<256xf16> to vector<16xf16>
+// WHOLE: arith.select %{{.*}} : vector<16xf16>
+// WHOLE: arith.extf %{{.*}} : vector<16xf16> to vector<16xf32>
+// PART: arith.extf %[[A]] : vector<16xf16> to vector<16xf32>
 // CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
-// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<256xf16> to vector<8xf16>
+// WHOLE: vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<256xf16> to vector<8xf16>
+// PART: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [8], strides = [1]} : vector<128xf16> to vector<8xf16>
 // CHECK: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
 // CHECK: vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK-NOT: gpu.subgroup_mma
@@ -73,13 +80,16 @@ gpu.module @kernels {
 
 // -----
 
-// A transposed A fragment: its stored rows are A's columns, put in place by
-// one shuffle. Integer compute: si8 sign-extends, ui8 zero-extends, i32 sums.
+// A transposed A fragment: the lane's row is a column in memory, 16 scalar
+// loads; whole, its stored rows are A's columns, put in place by one
+// shuffle. Integer compute: si8 sign-extends, ui8 zero-extends, i32 sums.
 
 // CHECK-LABEL: func.func private @__gpumem_kernel_int(
-// CHECK: vector.load %{{.*}} : memref<?xi8, strided<[1], offset: ?>>, vector<16xi8>
-// CHECK: vector.shuffle
-// CHECK: arith.extsi %{{.*}} : i8 to i32
+// WHOLE: vector.load %{{.*}} : memref<?xi8, strided<[1], offset: ?>>, vector<16xi8>
+// WHOLE: vector.shuffle
+// PART-COUNT-16: memref.load %{{.*}} : memref<?xi8, strided<[1], offset: ?>>
+// PART: vector.load %{{.*}} : memref<?xi8, strided<[1], offset: ?>>, vector<8xi8>
+// CHECK: arith.extsi %{{.*}} : vector<16xi8> to vector<16xi32>
 // CHECK: arith.extui %{{.*}} : vector<8xi8> to vector<8xi32>
 // CHECK: arith.muli %{{.*}} : vector<8xi32>
 // CHECK: arith.addi %{{.*}} : vector<8xi32>

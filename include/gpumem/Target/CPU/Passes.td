@@ -76,7 +76,9 @@ def GPUMemLowerGPUToCPUABIPass
     the kernel runs without fibers. A barrier-free loop with the same
     bounds in every thread, whose accesses are equal or consecutive across
     x (a tile product's loop over k), runs once per block around the
-    thread loops, so that the loop over x is innermost and vectorizes; it
+    thread loops, so that the loop over x is innermost and vectorizes (a
+    loop that carries a small vector, a tensor-core accumulator, does too,
+    so that the threads' FMA chains overlap); it
     stays inside the thread loop when it prints, calls, uses atomics, or
     under `phase-markers`. A kernel without barriers that has such a loop
     gets the block-wide copy too. Thread ids, and pure arithmetic on them,
@@ -115,6 +117,11 @@ def GPUMemLowerGPUToCPUABIPass
     Option<"phaseMarkers", "phase-markers", "bool", /*default=*/"false",
            "In the block-wide copy, call the blockPhase service where each "
            "barrier was">,
+    Option<"wholeFragments", "whole-fragments", "bool", /*default=*/"false",
+           "Every lane's A and B tensor-core fragments hold the whole "
+           "matrices (for --sanitize, which then checks each lane's access "
+           "to the warp's whole tile); else a lane holds the row of A and "
+           "the columns of B its share of C needs">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
