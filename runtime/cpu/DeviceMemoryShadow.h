@@ -77,6 +77,12 @@ private:
 /// until a module with a kernel compiled with either check is loaded;
 /// allocations made before then have no shadow and are not checked.
 void enableDeviceMemoryShadows();
+/// From a module with a kernel compiled with memcheck, initcheck or
+/// racecheck on: each new allocation of device memory (not host-shared) is
+/// a mapping of its own with a redzone of more than 1 MiB, so that an
+/// access far past its end is reported and lands in that mapping, never in
+/// the host heap (Memory.cpp).
+void enableDeviceMemoryMappings();
 /// Marks `bytes` bytes at `dst` written by a copy from `src` (null for a
 /// fill) in the shadow of dst's allocation, if it has one (Memory.cpp).
 void shadowCopy(void *dst, const void *src, uint64_t bytes);

@@ -43,6 +43,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace gpumem::cpu;
 using gpumem::runtime::MemoryCallScope;
@@ -54,6 +56,14 @@ constexpr uint64_t memoryAlignment = 64;
 /// access there is out of bounds (--sanitize on cuda-emu), never another
 /// buffer.
 constexpr uint64_t redzoneBytes = 256;
+
+/// Under --sanitize (once a module that checks memory is loaded),
+/// device memory is a mapping of its own whose pages after the allocation,
+/// and this much more, belong to it as its redzone: a store that far past
+/// the end is reported as out of bounds and lands in the allocation's own
+/// mapping, never in the host heap (anonymous, not reserved, so untouched
+/// pages cost nothing).
+constexpr uint64_t mappedRedzoneBytes = 1ull << 20;
 
 /// The bytes an allocation of `size` holds, its redzone included.
 uint64_t footprint(uint64_t size) {
@@ -71,7 +81,12 @@ struct Allocations {
   std::map<uintptr_t, const char *> sites;
   /// Shadows of live device allocations, by start (--sanitize).
   std::map<uintptr_t, std::shared_ptr<DeviceMemoryShadow>> shadows;
+  /// Allocations made as mappings of their own (--sanitize), by start: the
+  /// mapping's length, all of it the allocation's footprint.
+  std::map<uintptr_t, uint64_t> mapped;
   std::atomic<bool> shadowing{false};
+  /// Whether new device allocations get mappings of their own.
+  std::atomic<bool> mapping{false};
   uint64_t freedBytes = 0;
   static constexpr size_t freedKept = 4096;
   static constexpr uint64_t freedBytesKept = 64ull << 20;
@@ -81,8 +96,8 @@ Allocations &allocations() {
   return *all;
 }
 
-/// The allocation of `map` (start to size) whose first `extent(size)`
-/// bytes hold `address`, as (start, size); false if none.
+/// The allocation of `map` (start to size) whose first `extent(start,
+/// size)` bytes hold `address`, as (start, size); false if none.
 template <typename Extent>
 bool holding(const std::map<uintptr_t, uint64_t> &map, uintptr_t address,
              std::pair<uintptr_t, uint64_t> &found, Extent extent) {
@@ -90,13 +105,21 @@ bool holding(const std::map<uintptr_t, uint64_t> &map, uintptr_t address,
   if (next == map.begin())
     return false;
   auto it = std::prev(next);
-  if (address - it->first >= extent(it->second))
+  if (address - it->first >= extent(it->first, it->second))
     return false;
   found = *it;
   return true;
 }
 
-uint64_t atLeastOne(uint64_t size) { return std::max<uint64_t>(size, 1); }
+uint64_t atLeastOne(uintptr_t, uint64_t size) {
+  return std::max<uint64_t>(size, 1);
+}
+
+/// The footprint of the allocation at `start` of `size` bytes.
+uint64_t footprintOf(const Allocations &all, uintptr_t start, uint64_t size) {
+  auto it = all.mapped.find(start);
+  return it == all.mapped.end() ? footprint(size) : it->second;
+}
 
 /// The live allocation holding `address`, as (start, size); false if none.
 bool liveAllocation(Allocations &all, uintptr_t address,
@@ -112,22 +135,26 @@ bool freedAllocation(Allocations &all, uintptr_t address,
 
 /// The allocation of `map` whose footprint (redzone included) holds
 /// `address`; false if none.
-bool footprintHolding(const std::map<uintptr_t, uint64_t> &map,
+bool footprintHolding(const Allocations &all,
+                      const std::map<uintptr_t, uint64_t> &map,
                       uintptr_t address,
                       std::pair<uintptr_t, uint64_t> &found) {
-  return holding(map, address, found, footprint);
+  return holding(map, address, found, [&](uintptr_t start, uint64_t size) {
+    return footprintOf(all, start, size);
+  });
 }
 
 /// The end of the last footprint of `map` before `address` (0 if none) and
 /// the start of the next allocation (UINTPTR_MAX if none).
-void gapAround(const std::map<uintptr_t, uint64_t> &map, uintptr_t address,
-               uintptr_t &start, uintptr_t &end) {
+void gapAround(const Allocations &all, const std::map<uintptr_t, uint64_t> &map,
+               uintptr_t address, uintptr_t &start, uintptr_t &end) {
   auto next = map.upper_bound(address);
   if (next != map.end())
     end = std::min(end, next->first);
   if (next != map.begin()) {
     auto previous = std::prev(next);
-    start = std::max(start, previous->first + footprint(previous->second));
+    start = std::max(start, previous->first + footprintOf(all, previous->first,
+                                                          previous->second));
   }
 }
 
@@ -149,7 +176,10 @@ DeviceMemoryShadow *shadowOf(Allocations &all, const void *address,
 
 void gpumem::cpu::enableDeviceMemoryShadows() {
   allocations().shadowing = true;
+  allocations().mapping = true;
 }
+
+void gpumem::cpu::enableDeviceMemoryMappings() { allocations().mapping = true; }
 
 void gpumem::cpu::shadowCopy(void *dst, const void *src, uint64_t bytes) {
   Allocations &all = allocations();
@@ -189,17 +219,18 @@ ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
     auto it = all.shadows.find(found.first);
     if (it != all.shadows.end())
       range.shadow = it->second;
-  } else if (footprintHolding(all.live, at, found)) {
-    uintptr_t end = found.first + footprint(found.second);
+  } else if (footprintHolding(all, all.live, at, found)) {
+    uintptr_t end = found.first + footprintOf(all, found.first, found.second);
     uintptr_t start = found.first + std::max<uint64_t>(found.second, 1);
     describe(ShadowedRange::Redzone, start, end - start);
-  } else if (footprintHolding(all.freedIndex, at, found)) {
-    describe(ShadowedRange::Freed, found.first, footprint(found.second));
+  } else if (footprintHolding(all, all.freedIndex, at, found)) {
+    describe(ShadowedRange::Freed, found.first,
+             footprintOf(all, found.first, found.second));
   } else {
     // The gap between the allocations around the address.
     uintptr_t start = 0, end = UINTPTR_MAX;
-    gapAround(all.live, at, start, end);
-    gapAround(all.freedIndex, at, start, end);
+    gapAround(all, all.live, at, start, end);
+    gapAround(all, all.freedIndex, at, start, end);
     range.kind = ShadowedRange::Gap;
     range.start = start;
     range.bytes = end - start;
@@ -233,14 +264,27 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   if (rounded < sizeBytes || padded < total)
     fatal("mgpuMemAlloc: cannot allocate %llu bytes",
           (unsigned long long)sizeBytes);
-  void *ptr = std::aligned_alloc(alignment, padded);
+  Allocations &all = allocations();
+  bool ownMapping = !isHostShared && all.mapping.load();
+  uint64_t mappedBytes =
+      alignTo(total, uint64_t(sysconf(_SC_PAGESIZE))) + mappedRedzoneBytes;
+  void *ptr = nullptr;
+  if (ownMapping) {
+    ptr = mmap(nullptr, mappedBytes, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (ptr == MAP_FAILED)
+      ptr = nullptr;
+  } else {
+    ptr = std::aligned_alloc(alignment, padded);
+  }
   if (!ptr)
     fatal("mgpuMemAlloc: out of memory allocating %llu bytes",
           (unsigned long long)sizeBytes);
   if (alignment == hugePageBytes)
-    adviseHugePages(ptr, padded);
-  Allocations &all = allocations();
+    adviseHugePages(ptr, ownMapping ? mappedBytes : padded);
   std::lock_guard<std::mutex> lock(all.mutex);
+  if (ownMapping)
+    all.mapped[uintptr_t(ptr)] = mappedBytes;
   all.live[uintptr_t(ptr)] = sizeBytes;
   if (const char *site = gpumem::runtime::currentMemoryCallLocation())
     all.sites[uintptr_t(ptr)] = site;
@@ -274,7 +318,13 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
         all.freedBytes -= all.freed.front().second;
         all.freedIndex.erase(oldest);
         all.sites.erase(oldest);
-        std::free(reinterpret_cast<void *>(oldest));
+        auto mapping = all.mapped.find(oldest);
+        if (mapping != all.mapped.end()) {
+          munmap(reinterpret_cast<void *>(oldest), mapping->second);
+          all.mapped.erase(mapping);
+        } else {
+          std::free(reinterpret_cast<void *>(oldest));
+        }
         all.freed.pop_front();
       }
       return;

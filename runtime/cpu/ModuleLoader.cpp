@@ -192,10 +192,13 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
     fatal("mgpuModuleLoad: the module's kernel table is malformed (%d "
           "kernels at %p)",
           module->numKernels, static_cast<const void *>(module->kernels));
-  for (int32_t i = 0; i < module->numKernels; ++i)
+  for (int32_t i = 0; i < module->numKernels; ++i) {
     if (module->kernels[i].checks &
         (GPUMEM_CHECK_INITCHECK | GPUMEM_CHECK_RACECHECK))
       enableDeviceMemoryShadows();
+    if (module->kernels[i].checks & GPUMEM_CHECK_MEMCHECK)
+      enableDeviceMemoryMappings();
+  }
   return new LoadedModule{library, module};
 }
 
