@@ -31,6 +31,7 @@ namespace gpumem {
 inline void registerAllGPUMemPasses() {
   registerGPUMemPasses();
   registerGPUMemCPUPasses();
+  registerGPUMemLowerWarpMatrixOpsToShufflesPass();
   registerGPUMemCUDAPasses();
   registerGPUMemCUDAEmuPasses();
   registerGPUMemROCmPasses();

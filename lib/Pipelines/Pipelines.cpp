@@ -422,6 +422,9 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   // The sanitizer checks each lane's fragment loads against the warp's
   // whole tile (decision 147).
   abi.wholeFragments = !options.sanitize.getValue().empty();
+  // nvgpu.ldmatrix and nvgpu.mma.sync become shuffles and per-lane
+  // arithmetic in PTX's fragment layouts (decision 148).
+  device.addPass(createGPUMemLowerWarpMatrixOpsToShufflesPass());
   device.addPass(createGPUMemLowerGPUToCPUABIPass(abi));
   if (!options.sanitize.getValue().empty()) {
     // The sanitizer sees loads and stores, not transfers.

@@ -1,3 +1,6 @@
+// RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: sed 's/numGroups = 2 : i32/numGroups = 3 : i32/' %s > %t.cpu.mlir
+// RUN: gpumem-run --target=cpu %t.cpu.mlir | FileCheck %s --check-prefix=EARLY --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace %}
 // RUN: %if cuda-emu %{ sed 's/numGroups = 2 : i32/numGroups = 3 : i32/' %s > %t.mlir %}
 // RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %t.mlir | FileCheck %s --check-prefix=EARLY --match-full-lines --strict-whitespace %}
@@ -13,7 +16,7 @@
 // device's checksums (plain, and weighted by position) and mismatches
 // against the host's reference follow. The second run waits for one group
 // too few (wait_group 3): a tile is multiplied before its copies landed,
-// which on cuda-emu is always the stale stage, and the result is wrong.
+// which on cuda-emu and cpu is always the stale stage, and the result is wrong.
 
 // CHECK:device checksum: 4, weighted: 1462
 // CHECK-NEXT:host checksum:   4, weighted: 1462

@@ -1,3 +1,4 @@
+// RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
 // RUN: %if cuda-emu %{ gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace %}
 
 // A 16x8x16 warp-level matmul with nvgpu.ldmatrix and nvgpu.mma.sync

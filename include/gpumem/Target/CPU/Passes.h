@@ -19,6 +19,12 @@ namespace gpumem {
 #define GEN_PASS_REGISTRATION
 #include "gpumem/Target/CPU/Passes.h.inc"
 
+/// nvgpu.ldmatrix and nvgpu.mma.sync as per-lane loads and arithmetic with
+/// gpu.shuffle idx (lib/Target/CPU/LowerWarpMatrixOpsToShuffles.cpp,
+/// decision 148): a C++ pass, registered by registerAllGPUMemPasses.
+std::unique_ptr<mlir::Pass> createGPUMemLowerWarpMatrixOpsToShufflesPass();
+void registerGPUMemLowerWarpMatrixOpsToShufflesPass();
+
 } // namespace gpumem
 
 #endif // GPUMEM_TARGET_CPU_PASSES_H

@@ -1,4 +1,5 @@
 // RUN: gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
 
 // mma.sync's fragments hold, in each lane, exactly the elements the PTX
 // ISA's tables give it (9.7.14.5): every lane loads its own registers from

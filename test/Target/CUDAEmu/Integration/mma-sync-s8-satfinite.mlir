@@ -1,4 +1,5 @@
 // RUN: gpumem-run --target=cuda-emu %s | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: gpumem-run --target=cpu %s | FileCheck %s --match-full-lines --strict-whitespace
 
 // mma.sync.m16n8k32 on s8 with an s32 accumulator and .satfinite (what
 // nvgpu.mma.sync on i8 lowers to), each lane holding the elements the PTX
