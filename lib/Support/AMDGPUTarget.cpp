@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Support/AMDGPUTarget.h"
+#include "gpumem/Support/ChipList.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -61,28 +62,12 @@ std::string gpumem::listAMDGPUChips() {
 
 gpumem::AMDGPUChipList gpumem::parseAMDGPUChipList(llvm::StringRef list) {
   AMDGPUChipList result;
-  llvm::SmallVector<llvm::StringRef> names;
-  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
-  llvm::SmallVector<bool> named(std::size(kChips), false);
-  for (llvm::StringRef name : names) {
-    const AMDGPUChip *chip = lookupAMDGPUChip(name.trim());
-    if (!chip) {
-      result.unknown = name.trim().str();
-      return result;
-    }
-    named[chip - std::begin(kChips)] = true;
-  }
-  for (auto [index, chip] : llvm::enumerate(kChips))
-    if (named[index])
-      result.chips.push_back(&chip);
+  result.chips = parseChipList<AMDGPUChip>(list, kChips, result.unknown);
   return result;
 }
 
 std::string gpumem::AMDGPUChipList::names() const {
-  return llvm::join(
-      llvm::map_range(chips,
-                      [](const AMDGPUChip *chip) { return chip->name.str(); }),
-      ",");
+  return joinChipNames<AMDGPUChip>(chips);
 }
 
 unsigned gpumem::AMDGPUChipList::commonWavefrontSize() const {

@@ -4,6 +4,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Support/NVIDIATarget.h"
+#include "gpumem/Support/ChipList.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,28 +51,12 @@ const NVIDIAChip *gpumem::lookupNVIDIAChip(llvm::StringRef name) {
 
 gpumem::NVIDIAChipList gpumem::parseNVIDIAChipList(llvm::StringRef list) {
   NVIDIAChipList result;
-  llvm::SmallVector<llvm::StringRef> names;
-  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
-  llvm::SmallVector<bool> named(std::size(kChips), false);
-  for (llvm::StringRef name : names) {
-    const NVIDIAChip *chip = lookupNVIDIAChip(name.trim());
-    if (!chip) {
-      result.unknown = name.trim().str();
-      return result;
-    }
-    named[chip - std::begin(kChips)] = true;
-  }
-  for (auto [index, chip] : llvm::enumerate(kChips))
-    if (named[index])
-      result.chips.push_back(&chip);
+  result.chips = parseChipList<NVIDIAChip>(list, kChips, result.unknown);
   return result;
 }
 
 std::string gpumem::NVIDIAChipList::names() const {
-  std::string text;
-  for (const NVIDIAChip *chip : chips)
-    text += (text.empty() ? "" : ",") + chip->name.str();
-  return text;
+  return joinChipNames<NVIDIAChip>(chips);
 }
 
 unsigned NVIDIAOccupancy::blocks() const {
