@@ -15,6 +15,8 @@
 // The rocm runtime picks the entry of its device's chip; HIP would too.
 //===----------------------------------------------------------------------===//
 
+#include "CodeObjects.h"
+
 #include "gpumem/Runtime/OffloadBundle.h"
 #include "gpumem/Target/ROCm/Passes.h"
 
@@ -38,30 +40,23 @@ struct PackAMDGPUBundlePass
 void PackAMDGPUBundlePass::runOnOperation() {
   MLIRContext *context = &getContext();
   getOperation().walk([&](gpu::BinaryOp binary) {
-    std::vector<std::string> ids;
-    std::vector<gpumem::bundle::Entry> entries;
-    ROCDL::ROCDLTargetAttr last;
-    for (Attribute attribute : binary.getObjects()) {
-      auto object = dyn_cast<gpu::ObjectAttr>(attribute);
-      auto target = object
-                        ? dyn_cast<ROCDL::ROCDLTargetAttr>(object.getTarget())
-                        : nullptr;
-      if (!target || object.getFormat() != gpu::CompilationTarget::Binary)
-        continue;
-      ids.push_back(std::string(gpumem::bundle::kAMDGPUPrefix) +
-                    target.getChip().str());
-      entries.push_back({"", object.getObject().getValue()});
-      last = target;
-    }
-    if (entries.size() < 2)
+    SmallVector<gpumem::rocm::CodeObject> codeObjects =
+        gpumem::rocm::getCodeObjects(binary);
+    if (codeObjects.size() < 2)
       return;
-    // The ids are complete now: point the entries at them.
-    for (auto [entry, id] : llvm::zip(entries, ids))
-      entry.id = id;
-    entries.insert(entries.begin(), {gpumem::bundle::kHostId, ""});
+    // The entries point into the ids, which therefore never move.
+    std::vector<std::string> ids;
+    ids.reserve(codeObjects.size());
+    std::vector<gpumem::bundle::Entry> entries = {
+        {gpumem::bundle::kHostId, ""}};
+    for (const gpumem::rocm::CodeObject &code : codeObjects) {
+      ids.push_back(std::string(gpumem::bundle::kAMDGPUPrefix) +
+                    code.target.getChip().str());
+      entries.push_back({ids.back(), code.object.getObject().getValue()});
+    }
     SmallVector<Attribute> objects(binary.getObjects().getValue());
     objects.push_back(gpu::ObjectAttr::get(
-        context, last, gpu::CompilationTarget::Fatbin,
+        context, codeObjects.back().target, gpu::CompilationTarget::Fatbin,
         StringAttr::get(context, gpumem::bundle::write(entries)), nullptr,
         nullptr));
     binary.setObjectsAttr(ArrayAttr::get(context, objects));

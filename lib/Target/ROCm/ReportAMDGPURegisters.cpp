@@ -16,6 +16,8 @@
 // The JSON merge mirrors gpumem-report-nvidia-registers'.
 //===----------------------------------------------------------------------===//
 
+#include "CodeObjects.h"
+
 #include "gpumem/Support/AMDGPUTarget.h"
 #include "gpumem/Target/ROCm/Passes.h"
 #include "gpumem/Transforms/RegisterReport.h"
@@ -195,19 +197,15 @@ void ReportAMDGPURegistersPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<KernelRecord> records;
   module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute attribute : binary.getObjects()) {
-      auto object = dyn_cast<gpu::ObjectAttr>(attribute);
-      auto target = object
-                        ? dyn_cast<ROCDL::ROCDLTargetAttr>(object.getTarget())
-                        : nullptr;
-      if (!target || object.getFormat() != gpu::CompilationTarget::Binary)
-        continue;
+    for (const gpumem::rocm::CodeObject &code :
+         gpumem::rocm::getCodeObjects(binary)) {
       const gpumem::AMDGPUChip *chip =
-          gpumem::lookupAMDGPUChip(target.getChip());
+          gpumem::lookupAMDGPUChip(code.target.getChip());
       if (!chip)
         continue;
-      for (const KernelResources &kernel : readCodeObject(
-               object.getObject().getValue(), chip->defaultWavefrontSize)) {
+      for (const KernelResources &kernel :
+           readCodeObject(code.object.getObject().getValue(),
+                          chip->defaultWavefrontSize)) {
         uint64_t threads = gpumem::getLaunchedThreadsPerBlock(
             module, binary.getName(), kernel.name);
         records.push_back({binary.getName().str(), chip, kernel, threads,
