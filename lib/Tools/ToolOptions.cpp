@@ -240,20 +240,21 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
     return failure();
   }
   // The emulated targets run one chip's device code.
-  if (llvm::is_contained(*targets, Target::CUDAEmu) &&
-      StringRef(chipForTarget(options, Target::CUDAEmu)).contains(',')) {
-    reportToolError("--chip=" + options.chip +
-                    " names several NVIDIA chips; the cuda target compiles "
-                    "for several, the cuda-emu target runs one chip's code");
-    return failure();
-  }
-  if (llvm::is_contained(*targets, Target::ROCmEmu) &&
-      StringRef(chipForTarget(options, Target::ROCmEmu)).contains(',')) {
-    reportToolError("--chip=" + options.chip +
-                    " names several AMD chips; the rocm target compiles "
-                    "for several, the rocm-emu target runs one chip's code");
-    return failure();
-  }
+  struct Emulated {
+    Target target;
+    const char *vendor, *compiler;
+  };
+  for (Emulated emulated : {Emulated{Target::CUDAEmu, "NVIDIA", "cuda"},
+                            Emulated{Target::ROCmEmu, "AMD", "rocm"}})
+    if (llvm::is_contained(*targets, emulated.target) &&
+        StringRef(chipForTarget(options, emulated.target)).contains(',')) {
+      reportToolError("--chip=" + options.chip + " names several " +
+                      emulated.vendor + " chips; the " + emulated.compiler +
+                      " target compiles for several, the " +
+                      targetName(emulated.target) +
+                      " target runs one chip's code");
+      return failure();
+    }
   for (StringRef chip : splitList(options.chip)) {
     if (options.chip.empty())
       break;
