@@ -99,14 +99,11 @@ void BlockRunner::asyncCopyWaitGroups(GPUMemThreadContext *ctx,
 
 void BlockRunner::performAsyncCopy(GPUMemThreadContext *ctx,
                                    const PendingCopy &copy) {
-  int32_t checks = launch->kernel->checks;
-  int32_t flags =
-      (checks & GPUMEM_CHECK_RACECHECK ? GPUMEM_SHARED_CHECK_RACES : 0) |
-      (checks & GPUMEM_CHECK_INITCHECK ? GPUMEM_SHARED_CHECK_INIT : 0);
+  int32_t flags = addressCheckFlags();
   // By address (cuda-emu), memcheck checks the copy's bytes here too; the
   // cpu target checked its memrefs' indices when the copy was issued.
-  if (launch->kernel->emulatedChip && (checks & GPUMEM_CHECK_MEMCHECK))
-    flags |= GPUMEM_ACCESS_CHECK_BOUNDS;
+  if (!launch->kernel->emulatedChip)
+    flags &= ~GPUMEM_ACCESS_CHECK_BOUNDS;
   if (flags) {
     std::string what = "async copy of " + std::to_string(copy.bytes) + " bytes";
     auto note = [&](const void *address, int32_t bytes, int32_t access) {

@@ -92,6 +92,9 @@ public:
                    const char *location, int64_t dim, int64_t index,
                    int64_t size, const void *base);
 
+  /// The addressAccess flags of the launch's checks: memcheck's bounds,
+  /// racecheck's races, initcheck's reads of unwritten bytes.
+  int32_t addressCheckFlags() const;
   /// services->addressAccess (--sanitize on cuda-emu).
   void addressAccess(GPUMemThreadContext *ctx, const void *address,
                      int64_t bytes, int32_t flags, const char *what,

@@ -266,10 +266,11 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
           (unsigned long long)sizeBytes);
   Allocations &all = allocations();
   bool ownMapping = !isHostShared && all.mapping.load();
-  uint64_t mappedBytes =
-      alignTo(total, uint64_t(sysconf(_SC_PAGESIZE))) + mappedRedzoneBytes;
+  uint64_t mappedBytes = 0;
   void *ptr = nullptr;
   if (ownMapping) {
+    mappedBytes =
+        alignTo(total, uint64_t(sysconf(_SC_PAGESIZE))) + mappedRedzoneBytes;
     ptr = mmap(nullptr, mappedBytes, PROT_READ | PROT_WRITE,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (ptr == MAP_FAILED)

@@ -246,11 +246,7 @@ bool BlockRunner::completeWarpSync(uint32_t warpIndex, uint64_t memberMask,
   // Under --sanitize on cuda-emu, a matrix instruction's loads and stores
   // are checked by address as the lanes' own would be, each at its lane.
   bool matrixDone = false;
-  int32_t checks = launch->kernel->checks;
-  int32_t flags =
-      (checks & GPUMEM_CHECK_MEMCHECK ? GPUMEM_ACCESS_CHECK_BOUNDS : 0) |
-      (checks & GPUMEM_CHECK_RACECHECK ? GPUMEM_SHARED_CHECK_RACES : 0) |
-      (checks & GPUMEM_CHECK_INITCHECK ? GPUMEM_SHARED_CHECK_INIT : 0);
+  int32_t flags = addressCheckFlags();
   if (op == GPUMEM_WARP_MATRIX && flags && launch->kernel->emulatedChip) {
     struct Checked {
       BlockRunner *runner;

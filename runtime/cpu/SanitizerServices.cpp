@@ -68,6 +68,13 @@ void BlockRunner::accessError(GPUMemThreadContext *ctx, const char *what,
   reportAccessError(ctx, what, location, dim, index, size, buffer);
 }
 
+int32_t BlockRunner::addressCheckFlags() const {
+  int32_t checks = launch->kernel->checks;
+  return (checks & GPUMEM_CHECK_MEMCHECK ? GPUMEM_ACCESS_CHECK_BOUNDS : 0) |
+         (checks & GPUMEM_CHECK_RACECHECK ? GPUMEM_SHARED_CHECK_RACES : 0) |
+         (checks & GPUMEM_CHECK_INITCHECK ? GPUMEM_SHARED_CHECK_INIT : 0);
+}
+
 void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
                                 int64_t bytes, int32_t flags, const char *what,
                                 const char *location) {
