@@ -1,6 +1,7 @@
 // gpumem-attach-vulkan-target refuses, at their op, what no SPIR-V lowering
 // takes: tensor-core fragments (SPIR-V has cooperative matrices only, an
-// extension lavapipe lacks) and device code of NVIDIA's or AMD's dialects.
+// extension lavapipe lacks), device code of NVIDIA's or AMD's dialects, and
+// atomics on 64-bit elements.
 // RUN: gpumem-opt %s -split-input-file -verify-diagnostics --gpumem-attach-vulkan-target
 
 gpu.module @fragments {
@@ -32,5 +33,31 @@ gpu.module @rocdl {
     %size = rocdl.wavefrontsize : i32
     llvm.store %size, %out : i32, !llvm.ptr
     llvm.return
+  }
+}
+
+// -----
+
+// Atomics on 64-bit elements need Int64Atomics, which the target
+// environment does not declare (spirv-val refused the module before).
+gpu.module @wide_atomics {
+  gpu.func @k(%totals: memref<2xi64>, %sums: memref<2xf64>) kernel {
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i64
+    // expected-error @below {{'memref.atomic_rmw' op updates 'i64' elements atomically, which needs SPIR-V's Int64Atomics capability (VK_KHR_shader_atomic_int64); the vulkan target does not use it yet, the cpu, cuda-emu, rocm-emu, cuda and rocm targets run it}}
+    %old = memref.atomic_rmw addi %one, %totals[%c0] : (i64, memref<2xi64>) -> i64
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @wide_float_atomics {
+  gpu.func @k(%sums: memref<2xf64>) kernel {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.5 : f64
+    // expected-error @below {{'memref.atomic_rmw' op updates 'f64' elements atomically}}
+    %old = memref.atomic_rmw addf %x, %sums[%c0] : (f64, memref<2xf64>) -> f64
+    gpu.return
   }
 }
