@@ -151,10 +151,25 @@ static void addHostLowering(OpPassManager &pm, gpumem::BinaryFormat format,
   pm.addPass(createCSEPass());
 }
 
+/// --sanitize's memref checks, before a GPU dialect's lowering (cuda-emu,
+/// rocm-emu): the sanitizer sees loads and stores, not transfers, and
+/// structured control flow.
+static void addMemRefSanitizer(OpPassManager &device,
+                               gpumem::SanitizerChecks checks) {
+  if (checks.empty())
+    return;
+  device.addPass(gpumem::createGPUMemLowerVectorTransfersPass());
+  gpumem::GPUMemSanitizeMemoryAccessesPassOptions sanitize;
+  sanitize.checks = checks;
+  sanitize.beforeDeviceLowering = true;
+  device.addPass(gpumem::createGPUMemSanitizeMemoryAccessesPass(sanitize));
+}
+
 /// The cuda target's lowering of each gpu.module to LLVM dialect with NVVM
 /// ops, everything the NVPTX backend gets, after the module has its
 /// #nvvm.target; `omit` names a pass to leave out (tests of the tests).
-static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
+static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit,
+                                  gpumem::SanitizerChecks sanitize = {}) {
   // Tensor-core matrices: elementwise ops as register arithmetic, and scf
   // ops that carry them in NVVM's struct types, before convert-nvgpu-to-nvvm
   // (whose scf conversion does not know !gpu.mma_matrix) runs.
@@ -164,6 +179,8 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit) {
       gpumem::createGPUMemConvertSCFMMATypesForNVVMPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // (Its memref.dim of dynamic shared memory read the launch's size too.)
+  addMemRefSanitizer(device, sanitize);
   if (omit != "gpumem-read-dynamic-shared-size-nvvm")
     device.addPass(gpumem::createGPUMemReadDynamicSharedSizeNVVMPass());
   if (omit != "gpumem-rewrite-shuffle-up-for-nvvm")
@@ -250,7 +267,7 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
                  options.chip, options.features, gpumem::BinaryFormat::ISA, "",
                  3,
                  /*recordMemoryCalls=*/true);
-  addNVVMDeviceLowering(pm, options.omitPass);
+  addNVVMDeviceLowering(pm, options.omitPass, options.sanitize);
   GPUMemLowerNVVMToCPUPassOptions lowering;
   lowering.coroutines = options.coroutines;
   lowering.sanitize = options.sanitize;
@@ -302,13 +319,15 @@ static void addAMDGPUFront(OpPassManager &pm, const Options &options,
 /// #rocdl.target for each chip of `chips`; `omit` names a pass to leave
 /// out (tests of the tests).
 static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chips,
-                                   StringRef omit = "") {
+                                   StringRef omit = "",
+                                   gpumem::SanitizerChecks sanitize = {}) {
   // Several chips share one lowering, for the oldest (what all of them
   // have); each chip's backend then compiles it (decision 137).
   gpumem::AMDGPUChipList list = gpumem::parseAMDGPUChipList(chips);
   std::string chip =
       list.chips.empty() ? chips.str() : list.chips.front()->name.str();
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  addMemRefSanitizer(device, sanitize);
   if (omit != "gpumem-read-dynamic-shared-size-rocdl")
     device.addPass(gpumem::createGPUMemReadDynamicSharedSizeROCDLPass());
   if (omit != "gpumem-private-allocas-for-rocdl")
@@ -378,7 +397,7 @@ void gpumem::buildROCmEmuPipeline(OpPassManager &pm,
   // wavefront size and features through the ROCDL lowering.
   addAMDGPUFront(pm, options, "rocm-emu", 3, /*recordMemoryCalls=*/true,
                  options.omitPass);
-  addROCDLDeviceLowering(pm, options.chip, options.omitPass);
+  addROCDLDeviceLowering(pm, options.chip, options.omitPass, options.sanitize);
   GPUMemLowerROCDLToCPUPassOptions lowering;
   lowering.coroutines = options.coroutines;
   lowering.sanitize = options.sanitize;

@@ -4,7 +4,7 @@
 // allocates at the launch; the report names where the user allocated the
 // buffer, the memref.alloc, not the launch.
 // RUN: not gpumem-run --target=cpu --sanitize %s 2>&1 | FileCheck %s
-// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --sanitize %s 2>&1 | FileCheck %s --check-prefix=EMU %}
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --sanitize %s 2>&1 | FileCheck %s %}
 func.func @main() {
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -36,6 +36,3 @@ func.func @main() {
 // CHECK-NEXT:   index 8 of dimension 0 is outside 0..7
 // CHECK-NEXT:   the memref views device memory of 32 bytes from byte 0, allocated at {{.*}}oob-host-buffer-copy.mlir:11:9: %in = memref.alloc() : memref<8xf32>
 
-// EMU: gpumem: sanitizer: out-of-bounds load of 4 bytes in kernel 'main_kernel', block (0,0,0) thread (7,0,0)
-// EMU-NEXT: at {{.*}}oob-host-buffer-copy.mlir:23:10: %v = memref.load %in[%next] : memref<8xf32>
-// EMU-NEXT: 0 bytes after the end of device memory of 32 bytes allocated at {{.*}}oob-host-buffer-copy.mlir:11:9: %in = memref.alloc() : memref<8xf32>

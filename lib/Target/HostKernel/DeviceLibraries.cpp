@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceLibraries.h"
+#include "SanitizeMemRefAccesses.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -71,7 +72,8 @@ gpumem::hostkernel::mapDeviceLibraryCalls(gpu::GPUModuleOp module,
                      [&](const DeviceLibraryHelper &helper) {
                        return helper.name == name;
                      }) ||
-        llvm::is_contained(library.hostFunctions, name) || isLibmFunction(name))
+        llvm::is_contained(library.hostFunctions, name) ||
+        isLibmFunction(name) || getSanitizerService(name))
       continue;
     std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
     Operation *where = func;

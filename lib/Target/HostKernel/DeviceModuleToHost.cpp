@@ -20,7 +20,9 @@
 //     barrier-only coroutine; else it runs on fibers.
 //  5. The dialect's patterns lower each function's ops (populatePatterns),
 //     each op once, unreachable blocks too; coroutine kernels are then
-//     made coroutines and the library's helpers defined.
+//     made coroutines and the library's helpers defined; calls of
+//     --sanitize's memref checks (SanitizeMemRefAccesses.h) become calls
+//     of the runtime's services through the context.
 //  6. Address spaces are erased (all of the GPU's memories are host
 //     memory); a shared global's address is ctx->sharedMemory plus its
 //     offset, an extern array's ctx->dynamicSharedMemory. Where the dialect
@@ -38,6 +40,7 @@
 
 #include "HostCode.h"
 #include "KernelWrappers.h"
+#include "SanitizeMemRefAccesses.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -73,6 +76,7 @@ private:
   void addContextArguments();
   LogicalResult lowerFunction(LLVM::LLVMFuncOp func);
   void lowerSharedAddresses();
+  void bindSanitizerCalls();
   void convertSharedPointerIntegers();
   void eraseAddressSpaces();
   void createKernelEntries();
@@ -134,6 +138,7 @@ LogicalResult DeviceModuleLowering::run(bool coroutines,
       makeCoroutine(kernel);
   if (failed(dialect.defineLibraryHelpers(module)))
     return failure();
+  bindSanitizerCalls();
   if (dialect.sharedPointersAreOffsets)
     convertSharedPointerIntegers();
   eraseAddressSpaces();
@@ -262,6 +267,28 @@ LogicalResult DeviceModuleLowering::lowerFunction(LLVM::LLVMFuncOp func) {
   // Each op once, unreachable blocks included (unlike walkAndApplyPatterns).
   applyPatternsToEachOp(func, FrozenRewritePatternSet(std::move(patterns)));
   return failure(state.failed);
+}
+
+void DeviceModuleLowering::bindSanitizerCalls() {
+  SmallVector<LLVM::CallOp> calls;
+  module.walk([&](LLVM::CallOp call) {
+    if (getSanitizerService(call.getCallee().value_or("")))
+      calls.push_back(call);
+  });
+  for (LLVM::CallOp call : calls) {
+    auto func = call->getParentOfType<LLVM::LLVMFuncOp>();
+    Value context = func.getArgument(func.getNumArguments() - 1);
+    OpBuilder builder(call);
+    SmallVector<Value> args{context};
+    llvm::append_range(args, call.getArgOperands());
+    ContextAccess(builder, call.getLoc(), context)
+        .call(*getSanitizerService(*call.getCallee()), args);
+    call.erase();
+  }
+  for (auto func :
+       llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
+    if (func.isExternal() && getSanitizerService(func.getName()))
+      func.erase();
 }
 
 void DeviceModuleLowering::convertSharedPointerIntegers() {

@@ -10,7 +10,9 @@
 // bytes, what the access does and its location; the runtime tells shared
 // memory, device allocations, their redzones and freed memory apart and
 // reports out-of-bounds accesses, use after free, races and uninitialized
-// reads. The access itself runs unchanged: an address just past an
+// reads; of an access the memref checks already saw
+// (SanitizeMemRefAccesses.h), only where its address lies. The access
+// itself runs unchanged: an address just past an
 // allocation or the block's shared memory lies in a redzone the runtime
 // owns. LDS offsets (rocm-emu) are host addresses by then. (The device
 // lowering records the checks in the kernel table.)
@@ -18,6 +20,7 @@
 
 #include "SanitizeAccesses.h"
 #include "HostCode.h"
+#include "SanitizeMemRefAccesses.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -74,6 +77,14 @@ void instrument(Operation *op, Value context, int32_t flags,
                 const DataLayout &layout, gpu::GPUModuleOp module,
                 const llvm::DenseSet<Value> &swapped) {
   Access access = describe(op);
+  // An access checked by memref before the device lowering
+  // (SanitizeMemRefAccesses.h): its races and uninitialized reads are
+  // known; its address may still lie in freed memory or outside its
+  // allocation (a view made outside its buffer).
+  if (gpumem::hostkernel::isCheckedByMemRef(op->getLoc()))
+    flags &= GPUMEM_ACCESS_CHECK_BOUNDS;
+  if (!flags)
+    return;
   // A plain load of an address the function also compare-and-swaps
   // starts a compare-and-swap loop (memref.generic_atomic_rmw's
   // lowering): it races with plain writes only, as an atomic does.

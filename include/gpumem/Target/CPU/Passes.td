@@ -134,25 +134,32 @@ def GPUMemLowerGPUToCPUABIPass
 
 def GPUMemSanitizeMemoryAccessesPass
     : Pass<"gpumem-sanitize-memory-accesses", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Instrument a CPU gpu.module's memref accesses for "
-                "--sanitize (bounds, races, uninitialized reads)";
+  let summary = "Instrument a gpu.module's memref accesses for --sanitize "
+                "(bounds, races, uninitialized reads) on the cpu, cuda-emu "
+                "and rocm-emu targets";
   let description = [{
-    Runs after `gpumem-lower-gpu-to-cpu-abi`, on functions that take the
-    thread context. Each `memref.load`, `memref.store`,
-    `memref.atomic_rmw`, `memref.generic_atomic_rmw`, `vector.load` and
-    `vector.store`, in any memory space (device, workgroup, private, views
-    and device-function arguments alike), runs only when every index is
-    inside its dimension (for vectors, every element); otherwise the
-    thread calls the runtime's `accessError` service once per dimension out
-    of bounds, with the access's description, its `file:line:col`, the
-    dimension, the index and the size, and the access is skipped (a load
-    gives zero). The runtime reports and counts the errors, and the program
-    then fails (docs/sanitizer.md). With racecheck or initcheck, each
-    access of workgroup memory first calls the `sharedAccess` service, and
-    each other access but those of private memory `deviceAccess`, with its
-    address, size and kind; the runtime compares them with its shadows.
-    The checks are also recorded in the module's kernel table for the
-    runtime, which makes synccheck's itself.
+    Each `memref.load`, `memref.store`, `memref.atomic_rmw`,
+    `memref.generic_atomic_rmw`, `vector.load` and `vector.store`, in any
+    memory space (device, workgroup, private, views and device-function
+    arguments alike), runs only when every index is inside its dimension
+    (for vectors, every element); otherwise the thread calls the runtime's
+    `accessError` service once per dimension out of bounds, with the
+    access's description, its `file:line:col`, the dimension, the index and
+    the size, and the access is skipped (a load gives zero). The runtime
+    reports and counts the errors, and the program then fails
+    (docs/sanitizer.md). With racecheck or initcheck, each access of
+    workgroup memory first calls the `sharedAccess` service, and each other
+    access but those of private memory `deviceAccess`, with its address,
+    size and kind; the runtime compares them with its shadows.
+
+    On the cpu target it runs after `gpumem-lower-gpu-to-cpu-abi`, on
+    functions that take the thread context, and records the checks in the
+    module's kernel table for the runtime, which makes synccheck's itself.
+    With `before-device-lowering` (cuda-emu, rocm-emu) it runs before the
+    NVVM or ROCDL lowering: the services are calls of
+    `__gpumem_sanitizer_*` functions, which the lowering to host code binds
+    to them, and each instrumented access's location is marked for the
+    checks by address to check only where its address lies.
   }];
   let options = [
     Option<"checks", "checks", "::gpumem::SanitizerChecks",
@@ -160,6 +167,10 @@ def GPUMemSanitizeMemoryAccessesPass
            "The checks to compile in, comma-separated: memcheck, racecheck, "
            "initcheck, synccheck (recorded for the runtime, which makes "
            "that check)">,
+    Option<"beforeDeviceLowering", "before-device-lowering", "bool",
+           /*default=*/"false",
+           "Call the services through __gpumem_sanitizer_* functions, before "
+           "a GPU dialect's lowering, rather than through the thread context">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",

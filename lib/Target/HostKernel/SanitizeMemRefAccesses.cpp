@@ -1,0 +1,411 @@
+//===----------------------------------------------------------------------===//
+// --sanitize on memref accesses, for every target whose kernels run on host
+// cores (SanitizeMemRefAccesses.h).
+//
+// Each access (memref.load, memref.store, memref.atomic_rmw,
+// memref.generic_atomic_rmw, vector.load, vector.store) in any function of
+// the gpu.module is rewritten, with memcheck, as
+//   in = AND over dimensions d of (index_d <u dim_d)   (unsigned: a
+//        negative index is out too; for a vector, its last element too)
+//   scf.if in { the access } else {
+//     for each d out of bounds: accessError(what, location, d, index_d,
+//                                           dim_d, the view's first byte)
+//     a load yields zero }
+// so an out-of-bounds access is reported and skipped instead of reading or
+// corrupting another buffer. The memref's sizes are those of the view the
+// access uses (memref.dim), which bounds views, subviews and device-function
+// arguments alike, in every memory space. With racecheck or initcheck, each
+// access also tells the runtime its address and size (sharedAccess for
+// workgroup memory, deviceAccess for the rest but the thread's own), and
+// the runtime compares it with its shadows. The services are reached
+// through the thread context (cpu) or through functions the device
+// lowering binds to them (cuda-emu, rocm-emu); the reports are the
+// runtime's, so they read the same on every target. An access instrumented
+// before a device lowering keeps its location with kCheckedByMemRefMark,
+// for the checks by address after it to leave alone what was checked here.
+//===----------------------------------------------------------------------===//
+
+#include "SanitizeMemRefAccesses.h"
+
+#include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cstddef>
+#include <string>
+
+using namespace mlir;
+using namespace gpumem;
+using namespace gpumem::hostkernel;
+
+std::optional<RuntimeService>
+gpumem::hostkernel::getSanitizerService(StringRef name) {
+  if (!name.consume_front(kSanitizerFunctionPrefix))
+    return std::nullopt;
+  if (name == "accessError" || name == "accessErrorShared")
+    return GPUMEM_RUNTIME_SERVICE(accessError);
+  if (name == "sharedAccess")
+    return GPUMEM_RUNTIME_SERVICE(sharedAccess);
+  if (name == "deviceAccess")
+    return GPUMEM_RUNTIME_SERVICE(deviceAccess);
+  return std::nullopt;
+}
+
+bool gpumem::hostkernel::isCheckedByMemRef(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  auto mark =
+      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
+  return mark && mark.getValue() == kCheckedByMemRefMark;
+}
+
+namespace {
+
+/// An access to check: its memref, indices, the elements it touches along
+/// the last dimension, and how a report describes it.
+struct Access {
+  Value memref;
+  ValueRange indices;
+  int64_t lastExtent = 1;
+  const char *verb;
+};
+
+std::optional<Access> describe(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return Access{load.getMemRef(), load.getIndices(), 1, "load from"};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return Access{store.getMemRef(), store.getIndices(), 1, "store to"};
+  if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op))
+    return Access{atomic.getMemref(), atomic.getIndices(), 1,
+                  "atomic update of"};
+  if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op))
+    return Access{atomic.getMemref(), atomic.getIndices(), 1,
+                  "atomic update of"};
+  // Elements along the last dimension: the vector's last size, unless the
+  // memref's elements are vectors themselves (one element then).
+  auto extent = [](VectorType type, Value memref) -> int64_t {
+    if (isa<VectorType>(cast<MemRefType>(memref.getType()).getElementType()))
+      return 1;
+    return type.getRank() == 0 || type.isScalable() ? 1
+                                                    : type.getShape().back();
+  };
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return Access{load.getBase(), load.getIndices(),
+                  extent(load.getVectorType(), load.getBase()),
+                  "vector load from"};
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return Access{store.getBase(), store.getIndices(),
+                  extent(store.getVectorType(), store.getBase()),
+                  "vector store to"};
+  return std::nullopt;
+}
+
+/// What a load yields when it is skipped; null when the type has no zero.
+Value zeroOf(OpBuilder &builder, Location loc, Type type) {
+  TypedAttr zero = dyn_cast_or_null<TypedAttr>(builder.getZeroAttr(type));
+  if (!zero)
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, zero);
+}
+
+/// The shared address space of NVVM and AMDGPU, where
+/// SanitizerCalls::ThroughFunctions passes workgroup addresses.
+constexpr unsigned kSharedAddressSpace = 3;
+
+/// Instruments the accesses of one gpu.module.
+class MemRefAccessInstrumentation {
+public:
+  MemRefAccessInstrumentation(gpu::GPUModuleOp module, int32_t checks,
+                              SanitizerCalls calls)
+      : module(module), calls(calls), bounds(checks & GPUMEM_CHECK_MEMCHECK),
+        races(checks & GPUMEM_CHECK_RACECHECK),
+        init(checks & GPUMEM_CHECK_INITCHECK) {}
+
+  void run() {
+    if (!bounds && !races && !init)
+      return;
+    SmallVector<std::pair<Operation *, Value>> accesses;
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      if (func.isExternal())
+        continue;
+      // The thread context, when the services are reached through it.
+      Value context;
+      if (calls == SanitizerCalls::ThroughContext) {
+        if (func.getNumArguments() == 0 ||
+            !isa<LLVM::LLVMPointerType>(func.getArgumentTypes().back()))
+          continue;
+        context = func.getArguments().back();
+      }
+      func.walk([&](Operation *op) {
+        if (describe(op))
+          accesses.push_back({op, context});
+      });
+    }
+    for (auto [op, context] : accesses)
+      instrument(op, context);
+  }
+
+private:
+  gpu::GPUModuleOp module;
+  SanitizerCalls calls;
+  bool bounds, races, init;
+
+  /// Calls the service `name` (of GPUMemRuntimeServices) with `args`.
+  void callService(OpBuilder &builder, Location loc, Value context,
+                   StringRef name, ValueRange args) {
+    if (calls == SanitizerCalls::ThroughContext) {
+      SmallVector<Value> withContext{context};
+      withContext.append(args.begin(), args.end());
+      ContextAccess(builder, loc, context)
+          .call(*getSanitizerService((kSanitizerFunctionPrefix + name).str()),
+                withContext);
+      return;
+    }
+    // LLVM dialect, which every GPU dialect's lowering leaves as it is.
+    std::string callee = (kSanitizerFunctionPrefix + name).str();
+    auto declared = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+    if (!declared) {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(module.getBody());
+      declared = LLVM::LLVMFuncOp::create(
+          builder, module.getLoc(), callee,
+          LLVM::LLVMFunctionType::get(
+              LLVM::LLVMVoidType::get(builder.getContext()),
+              llvm::to_vector(TypeRange(args))));
+    }
+    LLVM::CallOp::create(builder, loc, declared, args);
+  }
+
+  /// `address` (an index) as a pointer: in the shared address space for
+  /// workgroup memory reached through functions.
+  Value toPointer(OpBuilder &builder, Location loc, Value address,
+                  bool workgroup) {
+    unsigned space = calls == SanitizerCalls::ThroughFunctions && workgroup
+                         ? kSharedAddressSpace
+                         : 0;
+    Value integer =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address);
+    return LLVM::IntToPtrOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), space),
+        integer);
+  }
+
+  void instrument(Operation *op, Value context) {
+    Access access = *describe(op);
+    auto type = cast<MemRefType>(access.memref.getType());
+    std::string what;
+    llvm::raw_string_ostream os(what);
+    // A probe of an async copy's destination ("to") or source ("from") by
+    // LowerAsyncCopiesToCPU.cpp: bounds only; the runtime sees the copy's
+    // bytes at its wait.
+    auto probe = op->getAttrOfType<StringAttr>("gpumem.async_copy_probe");
+    if (probe)
+      os << "async copy " << probe.getValue() << " " << type;
+    else
+      os << access.verb << " " << type;
+    // Whether the access got every check asked for, for the mark.
+    bool complete = true;
+    if (bounds && type.getRank() != 0)
+      complete &= checkBounds(op, access, context, what);
+    if (probe)
+      return;
+    // The address needs a strided layout and an element with a size.
+    Type element = type.getElementType();
+    bool addressable =
+        type.isStrided() &&
+        isa<IntegerType, FloatType, IndexType, VectorType, ComplexType>(
+            element);
+    if ((races || init) && !addressable)
+      complete = false;
+    else if (races || init) {
+      if (isWorkgroupMemorySpace(type.getMemorySpace()))
+        reportAccess("sharedAccess", op, access, context, what);
+      else if (!isPrivate(access.memref))
+        reportAccess("deviceAccess", op, access, context, what);
+    }
+    if (calls == SanitizerCalls::ThroughFunctions && complete)
+      op->setLoc(FusedLoc::get(
+          op->getContext(), {op->getLoc()},
+          StringAttr::get(op->getContext(), kCheckedByMemRefMark)));
+  }
+
+  /// Whether `memref` is the thread's own memory: private address space,
+  /// or a memref.alloca's (the runtime would ignore its address anyway).
+  static bool isPrivate(Value memref) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        cast<MemRefType>(memref.getType()).getMemorySpace());
+    if (space && space.getValue() == gpu::AddressSpace::Private)
+      return true;
+    while (Operation *def = memref.getDefiningOp()) {
+      if (isa<memref::AllocaOp>(def))
+        return true;
+      auto view = dyn_cast<ViewLikeOpInterface>(def);
+      if (!view)
+        return false;
+      memref = view.getViewSource();
+    }
+    return false;
+  }
+
+  /// Calls the service sharedAccess or deviceAccess (`service`) right
+  /// before `op` with the address and size of the bytes it touches.
+  void reportAccess(StringRef service, Operation *op, const Access &access,
+                    Value context, const std::string &what) {
+    OpBuilder builder(op);
+    Location loc = op->getLoc();
+    auto type = cast<MemRefType>(access.memref.getType());
+    int64_t elementBytes =
+        int64_t(DataLayout::closest(op).getTypeSize(type.getElementType()));
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+    Value linear = metadata.getOffset();
+    for (auto [index, stride] :
+         llvm::zip(access.indices, metadata.getStrides()))
+      linear = arith::AddIOp::create(
+          builder, loc, linear,
+          arith::MulIOp::create(builder, loc, index, stride));
+    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
+        builder, loc, access.memref);
+    Value address = arith::AddIOp::create(
+        builder, loc, aligned,
+        arith::MulIOp::create(
+            builder, loc, linear,
+            arith::ConstantIndexOp::create(builder, loc, elementBytes)));
+    auto i64 = builder.getI64Type();
+    Value pointer = toPointer(builder, loc, address,
+                              isWorkgroupMemorySpace(type.getMemorySpace()));
+    int32_t flags = (races ? GPUMEM_SHARED_CHECK_RACES : 0) |
+                    (init ? GPUMEM_SHARED_CHECK_INIT : 0);
+    if (isa<memref::LoadOp, vector::LoadOp>(op))
+      flags |= GPUMEM_SHARED_READ;
+    else if (isa<memref::StoreOp, vector::StoreOp>(op))
+      flags |= GPUMEM_SHARED_WRITE;
+    else
+      flags |= GPUMEM_SHARED_READ | GPUMEM_SHARED_WRITE | GPUMEM_SHARED_ATOMIC;
+    Value bytes = arith::ConstantIntOp::create(
+        builder, loc, i64, elementBytes * access.lastExtent);
+    Value flagValue =
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
+    Value whatString = getStringPointer(builder, loc, module, what);
+    Value where = getLocationString(builder, loc, module);
+    callService(builder, loc, context, service,
+                {pointer, bytes, flagValue, whatString, where});
+  }
+
+  /// Runs `op` only when its indices are inside its memref, else reports
+  /// each index out of bounds through the service accessError; false when
+  /// the op is left unchecked.
+  bool checkBounds(Operation *op, const Access &access, Value context,
+                   const std::string &what) {
+    OpBuilder builder(op);
+    Location loc = op->getLoc();
+    // Zeros for a skipped load, made before the check.
+    SmallVector<Value> zeros;
+    for (Type resultType : op->getResultTypes()) {
+      Value zero = zeroOf(builder, loc, resultType);
+      if (!zero)
+        return false; // no value to give: left unchecked
+      zeros.push_back(zero);
+    }
+    // What a report names per dimension: the index, or for the last
+    // dimension of a vector access whose first element is inside, its last
+    // element.
+    SmallVector<Value> inside, sizes, reported;
+    Value all;
+    for (auto [d, index] : llvm::enumerate(access.indices)) {
+      Value size = memref::DimOp::create(builder, loc, access.memref, d);
+      Value in = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       index, size);
+      Value shown = index;
+      if (d + 1 == access.indices.size() && access.lastExtent > 1) {
+        Value last =
+            arith::AddIOp::create(builder, loc, index,
+                                  arith::ConstantIndexOp::create(
+                                      builder, loc, access.lastExtent - 1));
+        shown = arith::SelectOp::create(builder, loc, in, last, index);
+        in = arith::AndIOp::create(
+            builder, loc, in,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, last,
+                                  size));
+      }
+      reported.push_back(shown);
+      inside.push_back(in);
+      sizes.push_back(size);
+      all = all ? arith::AndIOp::create(builder, loc, all, in).getResult() : in;
+    }
+    auto check = scf::IfOp::create(builder, loc, op->getResultTypes(), all,
+                                   /*withElseRegion=*/true);
+    op->replaceAllUsesWith(check.getResults());
+    Block &then = check.getThenRegion().front();
+    Block &otherwise = check.getElseRegion().front();
+    if (op->getNumResults()) {
+      op->moveBefore(&then, then.end());
+      builder.setInsertionPointToEnd(&then);
+      scf::YieldOp::create(builder, loc, op->getResults());
+      builder.setInsertionPointToEnd(&otherwise);
+    } else {
+      op->moveBefore(then.getTerminator());
+      builder.setInsertionPoint(otherwise.getTerminator());
+    }
+    Value whatString = getStringPointer(builder, loc, module, what);
+    Value where = getLocationString(builder, loc, module);
+    auto i64 = builder.getI64Type();
+    // The view's first element: the aligned pointer plus the view's offset
+    // (a subview's), for the report to say where in its buffer it starts.
+    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
+        builder, loc, access.memref);
+    auto type = cast<MemRefType>(access.memref.getType());
+    Type element = type.getElementType();
+    if (type.isStrided() &&
+        isa<IntegerType, FloatType, IndexType, VectorType>(element)) {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+      int64_t elementBytes =
+          int64_t(DataLayout::closest(op).getTypeSize(element));
+      aligned = arith::AddIOp::create(
+          builder, loc, aligned,
+          arith::MulIOp::create(
+              builder, loc, metadata.getOffset(),
+              arith::ConstantIndexOp::create(builder, loc, elementBytes)));
+    }
+    bool workgroup = isWorkgroupMemorySpace(type.getMemorySpace());
+    Value base = toPointer(builder, loc, aligned, workgroup);
+    for (auto [d, in] : llvm::enumerate(inside)) {
+      Value outside = arith::XOrIOp::create(
+          builder, loc, in,
+          arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
+      auto report = scf::IfOp::create(builder, loc, outside,
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(report.getThenRegion().front().getTerminator());
+      Value dim = arith::ConstantIntOp::create(builder, loc, i64, d);
+      Value index = arith::IndexCastOp::create(builder, loc, i64, reported[d]);
+      Value size = arith::IndexCastOp::create(builder, loc, i64, sizes[d]);
+      callService(builder, loc, context,
+                  workgroup && calls == SanitizerCalls::ThroughFunctions
+                      ? "accessErrorShared"
+                      : "accessError",
+                  {whatString, where, dim, index, size, base});
+    }
+    if (op->getNumResults())
+      scf::YieldOp::create(builder, loc, zeros);
+    return true;
+  }
+};
+
+} // namespace
+
+void gpumem::hostkernel::instrumentMemRefAccesses(gpu::GPUModuleOp module,
+                                                  int32_t checks,
+                                                  SanitizerCalls calls) {
+  MemRefAccessInstrumentation(module, checks, calls).run();
+}

@@ -1,0 +1,64 @@
+//===----------------------------------------------------------------------===//
+// --sanitize on memref accesses (the algorithm is in
+// SanitizeMemRefAccesses.cpp): the one instrumentation of every target
+// whose kernels run on host cores. The cpu target runs it on its kernels
+// once they take the thread context; cuda-emu and rocm-emu run it before
+// their NVVM or ROCDL lowering, calling functions that
+// lowerDeviceModuleToHost binds to the same runtime services, so the three
+// find the same bugs with the same words and lines.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUMEM_LIB_TARGET_HOSTKERNEL_SANITIZEMEMREFACCESSES_H
+#define GPUMEM_LIB_TARGET_HOSTKERNEL_SANITIZEMEMREFACCESSES_H
+
+#include "HostCode.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace gpumem::hostkernel {
+
+/// How instrumented code reaches the runtime's sanitizer services.
+enum class SanitizerCalls {
+  /// Functions take the thread context last (after
+  /// gpumem-lower-gpu-to-cpu-abi): the services are called through it.
+  ThroughContext,
+  /// Before a GPU dialect's lowering: calls of the external functions
+  /// named by sanitizerFunctionPrefix, which lowerDeviceModuleToHost binds
+  /// to the services once functions take the context. Addresses of
+  /// workgroup memory are pointers in address space 3 (NVVM's shared and
+  /// AMDGPU's LDS space), so that a target whose shared pointers are
+  /// offsets turns them into addresses.
+  ThroughFunctions,
+};
+
+/// Names of the functions SanitizerCalls::ThroughFunctions calls:
+/// the prefix followed by the service ("accessError", "sharedAccess",
+/// "deviceAccess"), and "accessErrorShared" for accessError with a
+/// workgroup view's address.
+inline constexpr llvm::StringLiteral kSanitizerFunctionPrefix =
+    "__gpumem_sanitizer_";
+
+/// The runtime service a ThroughFunctions call of `name` stands for.
+std::optional<RuntimeService> getSanitizerService(llvm::StringRef name);
+
+/// The location metadata that marks an access already checked by memref
+/// (FusedLoc metadata): the checks by address skip its races and
+/// uninitialized reads, and check only where its address lies.
+inline constexpr llvm::StringLiteral kCheckedByMemRefMark =
+    "gpumem.checked_by_memref";
+
+/// Whether `loc` carries kCheckedByMemRefMark.
+bool isCheckedByMemRef(mlir::Location loc);
+
+/// Instruments every memref.load, memref.store, memref.atomic_rmw,
+/// memref.generic_atomic_rmw, vector.load and vector.store in the
+/// functions of `module` for the GPUMemCheck flags `checks`.
+void instrumentMemRefAccesses(mlir::gpu::GPUModuleOp module, int32_t checks,
+                              SanitizerCalls calls);
+
+} // namespace gpumem::hostkernel
+
+#endif // GPUMEM_LIB_TARGET_HOSTKERNEL_SANITIZEMEMREFACCESSES_H

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Runs each planted bug of test/Sanitizer (or the files given after the
+# build directory and the two targets) with --sanitize on two targets and
+# compares the reports: "same FILE (A B)" or "DIFFERENT FILE (A B)" with a
+# diff. Addresses (0x...) are not compared; blocks run on one worker
+# (GPUMEM_CPU_THREADS=1), so the first block to meet a bug is the same.
+#   scripts/compare-sanitizer-reports.sh BUILD cpu cuda-emu [FILE...]
+set -u
+build=$1 first=$2 second=$3
+shift 3
+here=$(cd "$(dirname "$0")/.." && pwd)
+files=("$@")
+[ ${#files[@]} -eq 0 ] && files=("$here"/test/Sanitizer/*.mlir)
+report() {
+  GPUMEM_CPU_THREADS=1 timeout 120 "$build/bin/gpumem-run" --target="$1" \
+    --sanitize "$2" 2>&1 | sed -E 's/0x[0-9a-f]+/0x.../g'
+  echo "exit status ${PIPESTATUS[0]}"
+}
+for file in "${files[@]}"; do
+  name=${file#"$here"/}
+  if diff <(report "$first" "$file") <(report "$second" "$file") >/tmp/compare-sanitizer.$$; then
+    echo "same $name ($first $second)"
+  else
+    echo "DIFFERENT $name ($first $second)"
+    cat /tmp/compare-sanitizer.$$
+  fi
+done
+rm -f /tmp/compare-sanitizer.$$

@@ -1,0 +1,51 @@
+// RUN: gpumem-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpumem-sanitize-memory-accesses{checks=memcheck,racecheck before-device-lowering=true}))' -mlir-print-debuginfo | FileCheck %s
+
+// Before a GPU dialect's lowering (cuda-emu, rocm-emu) the services are
+// calls of __gpumem_sanitizer_* declarations in LLVM dialect, which NVVM's
+// and ROCDL's conversions leave alone and the lowering to host code binds
+// to the thread context's services. Workgroup addresses are LDS/shared
+// pointers (address space 3); every other address a plain pointer. An
+// access the checks saw keeps its location, marked for the checks by
+// address.
+// CHECK-DAG: llvm.func @__gpumem_sanitizer_accessErrorShared(!llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr<3>)
+// CHECK-DAG: llvm.func @__gpumem_sanitizer_sharedAccess(!llvm.ptr<3>, i64, i32, !llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @__gpumem_sanitizer_accessError(!llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+// CHECK-DAG: llvm.func @__gpumem_sanitizer_deviceAccess(!llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
+// CHECK-LABEL: gpu.func @k(
+// CHECK: scf.if
+// CHECK: llvm.call @__gpumem_sanitizer_sharedAccess(
+// CHECK: memref.load %{{.*}} : memref<32xf32, #gpu.address_space<workgroup>> loc(#[[SHARED:.*]])
+// CHECK: llvm.call @__gpumem_sanitizer_accessErrorShared(
+// CHECK: scf.if
+// CHECK: llvm.call @__gpumem_sanitizer_deviceAccess(
+// CHECK: memref.store %{{.*}} : memref<32xf32> loc(#[[DEVICE:.*]])
+// CHECK: llvm.call @__gpumem_sanitizer_accessError(
+// CHECK-DAG: #[[SHARED]] = loc(fused<"gpumem.checked_by_memref">[#{{.*}}])
+// CHECK-DAG: #[[DEVICE]] = loc(fused<"gpumem.checked_by_memref">[#{{.*}}])
+gpu.module @kernels {
+  gpu.func @k(%out: memref<32xf32>, %i: index)
+      workgroup(%tile: memref<32xf32, #gpu.address_space<workgroup>>) kernel {
+    %v = memref.load %tile[%i] : memref<32xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%i] : memref<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Device functions (func.func) are instrumented the same way; a private
+// alloca's accesses get bounds checks only.
+// CHECK-LABEL: func.func @f(
+// CHECK: memref.alloca
+// CHECK: scf.if
+// CHECK-NOT: sharedAccess
+// CHECK-NOT: deviceAccess
+// CHECK: memref.store
+// CHECK: llvm.call @__gpumem_sanitizer_accessError(
+gpu.module @kernels {
+  func.func @f(%i: index, %x: f32) {
+    %a = memref.alloca() : memref<4xf32>
+    memref.store %x, %a[%i] : memref<4xf32>
+    return
+  }
+}
