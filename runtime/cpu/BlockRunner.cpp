@@ -413,12 +413,13 @@ void BlockRunner::runBarrierCoroutines() {
     // They must all wait at one barrier, or all have returned.
     nextQueue.clear();
     const char *at = nullptr;
-    uint32_t returned = UINT32_MAX;
+    uint32_t returned = UINT32_MAX, returnedCount = 0;
     for (uint32_t index : runQueue) {
       if (fibers[index].state == State::Trapped)
         continue;
       if (fibers[index].state == State::Done) {
         returned = std::min(returned, index);
+        ++returnedCount;
         continue;
       }
       GPUMemThreadContext &ctx = contexts[index];
@@ -449,11 +450,19 @@ void BlockRunner::runBarrierCoroutines() {
               "returned from the kernel while %zu threads wait there",
               ctx.kernelName, locationOr(at), coords(ctx.threadId).text,
               coords(ctx.blockId).text, nextQueue.size());
+      // In the words of releaseBarrier's report.
+      std::string others =
+          returnedCount > 1
+              ? " and " + std::to_string(returnedCount - 1) + " other threads"
+              : "";
       reportSyncError(&contexts[nextQueue.front()], "divergent barrier", at,
                       std::string("thread ") + coords(ctx.threadId).text +
-                          " returned from the kernel while " +
+                          others +
+                          " returned from the kernel without reaching it, "
+                          "while " +
                           std::to_string(nextQueue.size()) +
-                          " threads wait here");
+                          (nextQueue.size() == 1 ? " thread waits here"
+                                                 : " threads wait here"));
     }
     epoch.barrier();
     runQueue.swap(nextQueue);
@@ -617,10 +626,17 @@ void BlockRunner::releaseBarrier(const GPUMemThreadContext *last) {
             gone.kernelName, locationOr(barrierLocation),
             coords(gone.threadId).text, coords(gone.blockId).text,
             others.c_str());
-    reportSyncError(last, "divergent barrier", barrierLocation,
-                    std::string("thread ") + coords(gone.threadId).text +
-                        others +
-                        " returned from the kernel without reaching it");
+    // Reported at a thread that waits: `last` may be the one whose return
+    // released the barrier.
+    const GPUMemThreadContext *waiter =
+        barrierWaiters.empty() ? last : &contexts[barrierWaiters.front()];
+    reportSyncError(
+        waiter, "divergent barrier", barrierLocation,
+        std::string("thread ") + coords(gone.threadId).text + others +
+            " returned from the kernel without reaching it, "
+            "while " +
+            std::to_string(live) +
+            (live == 1 ? " thread waits here" : " threads wait here"));
   }
   for (uint32_t waiter : barrierWaiters) {
     fibers[waiter].state = State::Ready;

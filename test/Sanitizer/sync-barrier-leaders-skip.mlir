@@ -35,8 +35,8 @@ func.func @main() {
 // STOP: gpumem: error: kernel 'main_kernel': divergent barrier at {{.*}}sync-barrier-leaders-skip.mlir:22:7: thread (0,0,0) of block (0,0,0) and 15 other threads returned from the kernel without reaching it
 // STOP-NEXT: gpumem: note: in the launch at {{.*}}sync-barrier-leaders-skip.mlir:12:3
 
-// CHECK: gpumem: sanitizer: divergent barrier in kernel 'main_kernel', block (0,0,0) thread (63,0,0)
+// CHECK: gpumem: sanitizer: divergent barrier in kernel 'main_kernel', block (0,0,0) thread (16,0,0)
 // CHECK-NEXT:   at {{.*}}sync-barrier-leaders-skip.mlir:22:7: gpu.barrier
-// CHECK-NEXT:   thread (0,0,0) and 15 other threads returned from the kernel without reaching it
+// CHECK-NEXT:   thread (0,0,0) and 15 other threads returned from the kernel without reaching it, while 48 threads wait here
 // CHECK-NEXT: 16
 // CHECK-NEXT: gpumem: sanitizer: ERROR SUMMARY: 1 error
