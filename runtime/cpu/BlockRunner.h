@@ -15,6 +15,7 @@
 
 #include <csetjmp>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gpumem::cpu {
@@ -290,7 +291,7 @@ private:
   /// The addresses deviceAccess saw last in this launch, and their shadow.
   ShadowedRange deviceRange;
   /// Kernel argument pointers argumentCheck looked up in this launch.
-  std::vector<const void *> checkedPointers;
+  std::vector<std::pair<const void *, bool>> checkedPointers;
   size_t arenaCapacity = 0;
   /// The context of Block and Loop modes.
   GPUMemThreadContext single = {};

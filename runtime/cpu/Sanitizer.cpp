@@ -209,22 +209,6 @@ void gpumem::cpu::reportAddressError(const GPUMemThreadContext *ctx,
   std::fprintf(stderr, "  %s\n", details.c_str());
 }
 
-void gpumem::cpu::reportUseAfterFree(const GPUMemThreadContext *ctx,
-                                     const void *pointer, int64_t argument,
-                                     const char *location, uint64_t start,
-                                     uint64_t bytes) {
-  std::unique_lock<std::mutex> lock;
-  if (!firstAtSite(lock, "use after free of a kernel argument", location))
-    return;
-  printHeading(ctx, "use after free", location);
-  std::fprintf(stderr,
-               "  memref argument %lld points %llu bytes into device memory "
-               "of %llu bytes that was freed\n",
-               (long long)argument,
-               (unsigned long long)(uintptr_t(pointer) - start),
-               (unsigned long long)bytes);
-}
-
 void gpumem::cpu::reportAsyncCopyRace(const GPUMemThreadContext *ctx,
                                       int32_t flags, const std::string &memory,
                                       const std::string &where,

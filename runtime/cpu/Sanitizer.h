@@ -25,12 +25,6 @@ namespace gpumem::cpu {
 bool findFreedDeviceMemory(const void *address, uint64_t &start,
                            uint64_t &bytes);
 
-/// Reports kernel argument `argument` pointing into freed device memory
-/// (services->argumentCheck, once the runner found it there).
-void reportUseAfterFree(const GPUMemThreadContext *ctx, const void *pointer,
-                        int64_t argument, const char *location, uint64_t start,
-                        uint64_t bytes);
-
 /// Counts an error of `kind` at `location`; true when it is the site's
 /// first, which the caller then prints while holding `lock`.
 bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,

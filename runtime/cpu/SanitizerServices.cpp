@@ -17,13 +17,18 @@ using namespace gpumem::cpu;
 
 void BlockRunner::argumentCheck(GPUMemThreadContext *ctx, const void *pointer,
                                 int64_t argument, const char *location) {
-  for (const void *checked : checkedPointers)
-    if (checked == pointer)
+  // A memref argument in freed memory is no error until the kernel uses
+  // it: its accesses then ask addressAccess, which reports the use at its
+  // line.
+  for (auto [checked, freed] : checkedPointers)
+    if (checked == pointer) {
+      ctx->freedArguments |= freed;
       return;
-  checkedPointers.push_back(pointer);
+    }
   uint64_t start, bytes;
-  if (findFreedDeviceMemory(pointer, start, bytes))
-    reportUseAfterFree(ctx, pointer, argument, location, start, bytes);
+  bool freed = findFreedDeviceMemory(pointer, start, bytes);
+  checkedPointers.push_back({pointer, freed});
+  ctx->freedArguments |= freed;
 }
 
 void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,

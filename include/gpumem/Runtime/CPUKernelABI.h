@@ -177,8 +177,10 @@ typedef struct GPUMemRuntimeServices {
                        int64_t bytes, int32_t flags, const char *what,
                        const char *location);
   /* --sanitize=memcheck: memref argument `argument` of the kernel at
-   * `location` points at `pointer`; the runtime reports it once per launch
-   * when that is device memory already freed (use after free). */
+   * `location` points at `pointer`; when that is device memory already
+   * freed, the runtime sets ctx->freedArguments, and the thread's accesses
+   * of device memory then ask addressAccess, which reports the use after
+   * free at the access. */
   void (*argumentCheck)(GPUMemThreadContext *ctx, const void *pointer,
                         int64_t argument, const char *location);
   /* --sanitize=racecheck,initcheck: as sharedAccess, for an access of any
@@ -188,7 +190,10 @@ typedef struct GPUMemRuntimeServices {
                        int64_t bytes, int32_t flags, const char *what,
                        const char *location);
   /* --sanitize on cuda-emu, whose kernels have pointers, not memrefs: any
-   * load, store or atomic, `what` as "load of 4 bytes". The runtime finds
+   * load, store or atomic, `what` as "load of 4 bytes" (or the memref
+   * access's words, "load from memref<4xf32>", for one the memref checks
+   * saw); on the cpu target, device accesses once ctx->freedArguments is
+   * set. The runtime finds
    * what the address is (the block's shared memory, an allocation of
    * device memory, the redzone after one, freed memory) and checks it
    * (GPUMEM_ACCESS_CHECK_BOUNDS: out of bounds and use after free; races
@@ -287,6 +292,12 @@ struct GPUMemThreadContext {
   const char *barrierAt;                 /* 144: set by a barriersOnly coroutine
                                                   kernel before it suspends at a
                                                   barrier: the barrier's location */
+  int64_t freedArguments;                /* 152: --sanitize (cpu target):
+                                                  nonzero once
+                                                  argumentCheck found a memref
+                                                  argument in freed memory; the
+                                                  thread's device accesses then
+                                                  ask addressAccess */
 };
 
 /* One kernel of a CPU gpu.module. */

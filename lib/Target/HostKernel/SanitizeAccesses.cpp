@@ -81,7 +81,9 @@ void instrument(Operation *op, Value context, int32_t flags,
   // (SanitizeMemRefAccesses.h): its races and uninitialized reads are
   // known; its address may still lie in freed memory or outside its
   // allocation (a view made outside its buffer).
-  if (gpumem::hostkernel::isCheckedByMemRef(op->getLoc()))
+  std::optional<StringRef> memrefWords =
+      gpumem::hostkernel::isCheckedByMemRef(op->getLoc());
+  if (memrefWords)
     flags &= GPUMEM_ACCESS_CHECK_BOUNDS;
   if (!flags)
     return;
@@ -100,8 +102,10 @@ void instrument(Operation *op, Value context, int32_t flags,
                  int64_t(layout.getTypeSizeInBits(vector.getElementType())) +
              7) /
             8;
-  std::string what = std::string(access.verb) + " of " + std::to_string(bytes) +
-                     " byte" + (bytes == 1 ? "" : "s");
+  std::string what = memrefWords ? memrefWords->str()
+                                 : std::string(access.verb) + " of " +
+                                       std::to_string(bytes) + " byte" +
+                                       (bytes == 1 ? "" : "s");
   auto i32 = builder.getI32Type();
   auto i64 = builder.getI64Type();
   Value size = LLVM::ConstantOp::create(builder, loc, i64, bytes);

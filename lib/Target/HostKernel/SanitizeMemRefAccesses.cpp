@@ -58,14 +58,20 @@ gpumem::hostkernel::getSanitizerService(StringRef name) {
     return GPUMEM_RUNTIME_SERVICE(sharedAccess);
   if (name == "deviceAccess")
     return GPUMEM_RUNTIME_SERVICE(deviceAccess);
+  if (name == "addressAccess")
+    return GPUMEM_RUNTIME_SERVICE(addressAccess);
   return std::nullopt;
 }
 
-bool gpumem::hostkernel::isCheckedByMemRef(Location loc) {
+std::optional<StringRef> gpumem::hostkernel::isCheckedByMemRef(Location loc) {
   auto fused = dyn_cast<FusedLoc>(loc);
-  auto mark =
-      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
-  return mark && mark.getValue() == kCheckedByMemRefMark;
+  auto mark = fused ? dyn_cast_or_null<DictionaryAttr>(fused.getMetadata())
+                    : DictionaryAttr();
+  auto what =
+      mark ? mark.getAs<StringAttr>(kCheckedByMemRefMark) : StringAttr();
+  if (!what)
+    return std::nullopt;
+  return what.getValue();
 }
 
 namespace {
@@ -224,18 +230,96 @@ private:
         type.isStrided() &&
         isa<IntegerType, FloatType, IndexType, VectorType, ComplexType>(
             element);
+    bool shared = isWorkgroupMemorySpace(type.getMemorySpace());
+    bool device = !shared && !isPrivate(access.memref);
     if ((races || init) && !addressable)
       complete = false;
     else if (races || init) {
-      if (isWorkgroupMemorySpace(type.getMemorySpace()))
+      if (shared)
         reportAccess("sharedAccess", op, access, context, what);
-      else if (!isPrivate(access.memref))
+      else if (device)
         reportAccess("deviceAccess", op, access, context, what);
     }
-    if (calls == SanitizerCalls::ThroughFunctions && complete)
-      op->setLoc(FusedLoc::get(
-          op->getContext(), {op->getLoc()},
-          StringAttr::get(op->getContext(), kCheckedByMemRefMark)));
+    // On the cpu target, a launch whose memref arguments lie in freed
+    // memory has ctx->freedArguments set (argumentCheck, in the launch
+    // wrappers): its device accesses then ask where their address lies,
+    // and the use after free is reported at the access. (cuda-emu and
+    // rocm-emu ask for every access, by address.)
+    if (bounds && device && addressable &&
+        calls == SanitizerCalls::ThroughContext)
+      askWhenArgumentsFreed(op, access, context, what);
+    if (calls == SanitizerCalls::ThroughFunctions && complete) {
+      // The mark holds the access's words, for the checks by address to
+      // report in them too.
+      MLIRContext *mlir = op->getContext();
+      auto mark = DictionaryAttr::get(
+          mlir, {NamedAttribute(StringAttr::get(mlir, kCheckedByMemRefMark),
+                                StringAttr::get(mlir, what))});
+      op->setLoc(FusedLoc::get(mlir, {op->getLoc()}, mark));
+    }
+  }
+
+  /// `if (ctx->freedArguments) addressAccess(address of op's bytes)`.
+  void askWhenArgumentsFreed(Operation *op, const Access &access, Value context,
+                             const std::string &what) {
+    OpBuilder builder(op);
+    Location loc = op->getLoc();
+    Value freed =
+        ContextAccess(builder, loc, context)
+            .load(context, offsetof(GPUMemThreadContext, freedArguments),
+                  builder.getI64Type());
+    Value set = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ne, freed,
+        arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), 0));
+    auto ask = scf::IfOp::create(builder, loc, set, /*withElseRegion=*/false);
+    builder.setInsertionPoint(ask.getThenRegion().front().getTerminator());
+    auto [pointer, bytes] = addressOf(builder, op, access);
+    int32_t flags = GPUMEM_ACCESS_CHECK_BOUNDS | kindOf(op);
+    Value flagValue =
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
+    callService(builder, loc, context, "addressAccess",
+                {pointer, bytes, flagValue,
+                 getStringPointer(builder, loc, module, what),
+                 getLocationString(builder, loc, module)});
+  }
+
+  /// The GPUMemSharedAccess kind of `op`.
+  static int32_t kindOf(Operation *op) {
+    if (isa<memref::LoadOp, vector::LoadOp>(op))
+      return GPUMEM_SHARED_READ;
+    if (isa<memref::StoreOp, vector::StoreOp>(op))
+      return GPUMEM_SHARED_WRITE;
+    return GPUMEM_SHARED_READ | GPUMEM_SHARED_WRITE | GPUMEM_SHARED_ATOMIC;
+  }
+
+  /// The address of the bytes `op` touches, as a pointer, and their count
+  /// (an i64), built at `builder`'s insertion point.
+  std::pair<Value, Value> addressOf(OpBuilder &builder, Operation *op,
+                                    const Access &access) {
+    Location loc = op->getLoc();
+    auto type = cast<MemRefType>(access.memref.getType());
+    int64_t elementBytes =
+        int64_t(DataLayout::closest(op).getTypeSize(type.getElementType()));
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+    Value linear = metadata.getOffset();
+    for (auto [index, stride] :
+         llvm::zip(access.indices, metadata.getStrides()))
+      linear = arith::AddIOp::create(
+          builder, loc, linear,
+          arith::MulIOp::create(builder, loc, index, stride));
+    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
+        builder, loc, access.memref);
+    Value address = arith::AddIOp::create(
+        builder, loc, aligned,
+        arith::MulIOp::create(
+            builder, loc, linear,
+            arith::ConstantIndexOp::create(builder, loc, elementBytes)));
+    Value pointer = toPointer(builder, loc, address,
+                              isWorkgroupMemorySpace(type.getMemorySpace()));
+    Value bytes = arith::ConstantIntOp::create(
+        builder, loc, builder.getI64Type(), elementBytes * access.lastExtent);
+    return {pointer, bytes};
   }
 
   /// Whether `memref` is the thread's own memory: private address space,
@@ -262,37 +346,9 @@ private:
                     Value context, const std::string &what) {
     OpBuilder builder(op);
     Location loc = op->getLoc();
-    auto type = cast<MemRefType>(access.memref.getType());
-    int64_t elementBytes =
-        int64_t(DataLayout::closest(op).getTypeSize(type.getElementType()));
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
-    Value linear = metadata.getOffset();
-    for (auto [index, stride] :
-         llvm::zip(access.indices, metadata.getStrides()))
-      linear = arith::AddIOp::create(
-          builder, loc, linear,
-          arith::MulIOp::create(builder, loc, index, stride));
-    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
-        builder, loc, access.memref);
-    Value address = arith::AddIOp::create(
-        builder, loc, aligned,
-        arith::MulIOp::create(
-            builder, loc, linear,
-            arith::ConstantIndexOp::create(builder, loc, elementBytes)));
-    auto i64 = builder.getI64Type();
-    Value pointer = toPointer(builder, loc, address,
-                              isWorkgroupMemorySpace(type.getMemorySpace()));
+    auto [pointer, bytes] = addressOf(builder, op, access);
     int32_t flags = (races ? GPUMEM_SHARED_CHECK_RACES : 0) |
-                    (init ? GPUMEM_SHARED_CHECK_INIT : 0);
-    if (isa<memref::LoadOp, vector::LoadOp>(op))
-      flags |= GPUMEM_SHARED_READ;
-    else if (isa<memref::StoreOp, vector::StoreOp>(op))
-      flags |= GPUMEM_SHARED_WRITE;
-    else
-      flags |= GPUMEM_SHARED_READ | GPUMEM_SHARED_WRITE | GPUMEM_SHARED_ATOMIC;
-    Value bytes = arith::ConstantIntOp::create(
-        builder, loc, i64, elementBytes * access.lastExtent);
+                    (init ? GPUMEM_SHARED_CHECK_INIT : 0) | kindOf(op);
     Value flagValue =
         arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
     Value whatString = getStringPointer(builder, loc, module, what);

@@ -44,14 +44,16 @@ inline constexpr llvm::StringLiteral kSanitizerFunctionPrefix =
 /// The runtime service a ThroughFunctions call of `name` stands for.
 std::optional<RuntimeService> getSanitizerService(llvm::StringRef name);
 
-/// The location metadata that marks an access already checked by memref
-/// (FusedLoc metadata): the checks by address skip its races and
-/// uninitialized reads, and check only where its address lies.
+/// The key of the location metadata (a FusedLoc's dictionary) that marks
+/// an access already checked by memref, with the access's words ("load
+/// from memref<4xf32>"): the checks by address skip its races and
+/// uninitialized reads, check only where its address lies, and report in
+/// those words.
 inline constexpr llvm::StringLiteral kCheckedByMemRefMark =
     "gpumem.checked_by_memref";
 
-/// Whether `loc` carries kCheckedByMemRefMark.
-bool isCheckedByMemRef(mlir::Location loc);
+/// The words of an access marked kCheckedByMemRefMark at `loc`, if it is.
+std::optional<llvm::StringRef> isCheckedByMemRef(mlir::Location loc);
 
 /// Instruments every memref.load, memref.store, memref.atomic_rmw,
 /// memref.generic_atomic_rmw, vector.load and vector.store in the

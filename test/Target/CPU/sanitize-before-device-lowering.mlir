@@ -6,7 +6,7 @@
 // to the thread context's services. Workgroup addresses are LDS/shared
 // pointers (address space 3); every other address a plain pointer. An
 // access the checks saw keeps its location, marked for the checks by
-// address.
+// address, with the access's words for its reports.
 // CHECK-DAG: llvm.func @__gpumem_sanitizer_accessErrorShared(!llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr<3>)
 // CHECK-DAG: llvm.func @__gpumem_sanitizer_sharedAccess(!llvm.ptr<3>, i64, i32, !llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.func @__gpumem_sanitizer_accessError(!llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr)
@@ -20,8 +20,8 @@
 // CHECK: llvm.call @__gpumem_sanitizer_deviceAccess(
 // CHECK: memref.store %{{.*}} : memref<32xf32> loc(#[[DEVICE:.*]])
 // CHECK: llvm.call @__gpumem_sanitizer_accessError(
-// CHECK-DAG: #[[SHARED]] = loc(fused<"gpumem.checked_by_memref">[#{{.*}}])
-// CHECK-DAG: #[[DEVICE]] = loc(fused<"gpumem.checked_by_memref">[#{{.*}}])
+// CHECK-DAG: #[[SHARED]] = loc(fused<{gpumem.checked_by_memref = "load from memref<32xf32, #gpu.address_space<workgroup>>"}>[#{{.*}}])
+// CHECK-DAG: #[[DEVICE]] = loc(fused<{gpumem.checked_by_memref = "store to memref<32xf32>"}>[#{{.*}}])
 gpu.module @kernels {
   gpu.func @k(%out: memref<32xf32>, %i: index)
       workgroup(%tile: memref<32xf32, #gpu.address_space<workgroup>>) kernel {

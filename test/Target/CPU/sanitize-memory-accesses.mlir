@@ -33,9 +33,19 @@ gpu.module @kernels {
 
 // -----
 
-// Rank-0 memrefs have no index to check.
+// Rank-0 memrefs have no index to check. A store to device memory asks
+// the addressAccess service (offset 112 of the services) where it lands
+// once ctx->freedArguments (offset 152) says a memref argument of the
+// launch lies in freed memory.
 // CHECK-LABEL: func.func private @__gpumem_kernel_scalar(
-// CHECK-NOT: scf.if
+// CHECK-NOT: arith.cmpi ult
+// CHECK: llvm.getelementptr %{{.*}}[152]
+// CHECK: %[[FREED:.*]] = llvm.load
+// CHECK: %[[ASK:.*]] = arith.cmpi ne, %[[FREED]]
+// CHECK: scf.if %[[ASK]] {
+// CHECK:   llvm.getelementptr %{{.*}}[112]
+// CHECK:   llvm.call
+// CHECK: }
 // CHECK: memref.store
 gpu.module @kernels {
   gpu.func @scalar(%m: memref<f32>) kernel {
