@@ -1,14 +1,16 @@
 // memcheck on tensor-core fragments: an A fragment loaded 8 rows past the top of
 // a 16x16 buffer, and a C fragment stored there. Every lane reads the whole A
 // fragment (one 256-element load, whose last element is 383); lanes 16..31 own
-// the rows past the end of C. The accesses are reported and skipped.
+// the rows past the end of C. The accesses are reported and skipped. (The
+// C tile stored overlaps the one loaded, so the lanes meet around the store,
+// in the warp's order; the last lane is the first to store.)
 // RUN: not gpumem-run --target=cpu --sanitize %s 2>&1 | FileCheck %s
 // CHECK: gpumem: sanitizer: out-of-bounds vector load from memref<?xf16, strided<[1], offset: ?>> in kernel 'main_kernel', block (0,0,0) thread (0,0,0)
 // CHECK-NEXT:   at {{.*}}oob-mma-fragments.mlir:[[# @LINE + 21]]:11: %fa = gpu.subgroup_mma_load_matrix %a[%c8, %c0]
 // CHECK-NEXT:   index 383 of dimension 0 is outside 0..255
-// CHECK: gpumem: sanitizer: out-of-bounds vector store to memref<?xf32, strided<[1], offset: ?>> in kernel 'main_kernel', block (0,0,0) thread (16,0,0)
+// CHECK: gpumem: sanitizer: out-of-bounds vector store to memref<?xf32, strided<[1], offset: ?>> in kernel 'main_kernel', block (0,0,0) thread (31,0,0)
 // CHECK-NEXT:   at {{.*}}oob-mma-fragments.mlir:[[# @LINE + 27]]:5: gpu.subgroup_mma_store_matrix
-// CHECK-NEXT:   index 256 of dimension 0 is outside 0..255
+// CHECK-NEXT:   index 376 of dimension 0 is outside 0..255
 // CHECK: happened 32 times
 // CHECK: happened 16 times
 // CHECK: gpumem: sanitizer: ERROR SUMMARY: 48 errors

@@ -114,7 +114,9 @@ private:
 
 LogicalResult ABILowering::run() {
   converter = hostkernel::createHostTypeConverter(context);
-  // Fragments and async copies first: fission then sees plain vector code.
+  // Fragments and async copies first: fission then sees plain vector code
+  // (and the shuffles that keep tensor-core stores in the warp's order).
+  cpu::orderWarpMatrixStores(gpuModule);
   if (failed(cpu::lowerFragmentsAndAsyncCopies(gpuModule, wholeFragments)))
     return failure();
   if (failed(layOutModuleGlobals()))

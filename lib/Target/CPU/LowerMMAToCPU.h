@@ -24,6 +24,12 @@ namespace gpumem::cpu {
 mlir::LogicalResult lowerFragmentsAndAsyncCopies(mlir::gpu::GPUModuleOp module,
                                                  bool wholeFragments = false);
 
+/// Makes each lane meet its warp (a gpu.shuffle) right before and after a
+/// gpu.subgroup_mma_store_matrix whose buffer the function also loads as a
+/// fragment at other indices, so that lanes run alone keep the warp's
+/// order of loads and stores (OrderWarpMatrixStores.cpp).
+void orderWarpMatrixStores(mlir::gpu::GPUModuleOp module);
+
 /// The patterns of nvgpu's device_async_copy, create_group and wait
 /// (LowerAsyncCopiesToCPU.cpp), for a converter that makes tokens i32.
 /// Marks the nvgpu.device_async_copy ops under `root` that can copy when
