@@ -45,9 +45,8 @@ struct RecordLaunchLocationsPass
         return;
       if (isa<gpu::LaunchFuncOp>(op))
         launches.push_back(op);
-      else if (memoryCalls &&
-               isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::MemsetOp>(
-                   op))
+      else if (memoryCalls && isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
+                                  gpu::MemsetOp, gpu::HostRegisterOp>(op))
         memoryCallOps.push_back(op);
     });
     record(launches, kRecordLaunch);

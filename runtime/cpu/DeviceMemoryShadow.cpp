@@ -31,13 +31,16 @@
 
 using namespace gpumem::cpu;
 
-DeviceMemoryShadow::DeviceMemoryShadow(uint64_t bytes, const char *allocatedAt)
-    : size(bytes), allocatedAt(allocatedAt), bits((bytes + 63) / 64, 0) {}
+DeviceMemoryShadow::DeviceMemoryShadow(uint64_t bytes, const char *allocatedAt,
+                                       Memory memory)
+    : size(bytes), allocatedAt(allocatedAt), memoryKind(memory),
+      bits((bytes + 63) / 64, 0) {}
 
 std::string DeviceMemoryShadow::allocationLine() const {
   if (!allocatedAt)
     return "";
-  return "  allocated at " + withSource(allocatedAt) + "\n";
+  return std::string("  ") + memoryKind.made + " at " +
+         withSource(allocatedAt) + "\n";
 }
 
 /// The bits of [begin, end) in the 64-bit word `w` of a bitmap.
@@ -85,7 +88,8 @@ void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
                                     const Access &earlier, const char *what,
                                     const char *location) const {
   std::unique_lock<std::mutex> lock;
-  std::string siteKind = std::string("race (") + kind + ") on device memory";
+  std::string siteKind =
+      std::string("race (") + kind + ") on " + memoryKind.name;
   if (!firstAtSite(lock, siteKind, location))
     return;
   const int64_t *grid = ctx->gridDim;
@@ -105,14 +109,15 @@ void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
         std::string(" of block ") + threadCoords(earlier.blockIndex, grid).text;
   std::fprintf(stderr,
                "gpumem: sanitizer: %s in kernel '%s', block %s: byte %llu of "
-               "device memory of %llu bytes (%s)\n"
+               "%s of %llu bytes (%s)\n"
                "  thread %s %s at %s\n"
                "  %s %s at %s, %s\n%s",
                siteKind.c_str(), ctx->kernelName, coords(ctx->blockId).text,
-               (unsigned long long)byte, (unsigned long long)size,
-               what ? what : "", coords(ctx->threadId).text,
-               accessPhrase(flags), withSource(location).c_str(), who.c_str(),
-               earlierVerb, withSource(earlier.at).c_str(),
+               (unsigned long long)byte, memoryKind.name,
+               (unsigned long long)size, what ? what : "",
+               coords(ctx->threadId).text, accessPhrase(flags),
+               withSource(location).c_str(), who.c_str(), earlierVerb,
+               withSource(earlier.at).c_str(),
                sameBlock            ? "with no barrier between"
                : earlier.block == 0 ? "in other blocks of the same launch"
                                     : "in another block of the same launch",

@@ -1,6 +1,7 @@
 //===----------------------------------------------------------------------===//
 // What --sanitize's initcheck and racecheck know of one allocation of
-// device memory (mgpuMemAlloc without host sharing).
+// device memory (mgpuMemAlloc), managed memory (mgpuMemAlloc with host
+// sharing) or registered host memory (mgpuMemHostRegister).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_CPU_DEVICEMEMORYSHADOW_H
@@ -24,8 +25,25 @@ namespace gpumem::cpu {
 /// run between launches.
 class DeviceMemoryShadow {
 public:
-  /// `allocatedAt`: the gpu.alloc's "file:line:col", or null.
-  DeviceMemoryShadow(uint64_t bytes, const char *allocatedAt);
+  /// The memory a shadow follows, as reports name it.
+  struct Memory {
+    const char *name; ///< "device memory"
+    const char *made; ///< "allocated", "registered"
+  };
+  static constexpr Memory kDevice{"device memory", "allocated"};
+  /// gpu.alloc host_shared: the host reads and writes it directly, so its
+  /// bytes count as written from the start.
+  static constexpr Memory kManaged{"managed memory", "allocated"};
+  /// gpu.host_register: likewise.
+  static constexpr Memory kHost{"host memory", "registered"};
+
+  /// `allocatedAt`: the gpu.alloc's (gpu.host_register's) "file:line:col",
+  /// or null.
+  DeviceMemoryShadow(uint64_t bytes, const char *allocatedAt,
+                     Memory memory = kDevice);
+  const Memory &memory() const { return memoryKind; }
+  /// Where it was allocated or registered, or null.
+  const char *site() const { return allocatedAt; }
   /// Bytes [offset, offset + count) were written outside kernels.
   void markWritten(uint64_t offset, uint64_t count);
   /// A copy from `source` at `sourceOffset`: the bytes are as initialized
@@ -61,13 +79,15 @@ private:
                   const Access &earlier, const char *what,
                   const char *location) const;
 
-  /// "  allocated at LOCATION: source line\n", or "" when unknown.
+  /// "  allocated at LOCATION: source line\n" ("registered at"), or ""
+  /// when unknown.
   std::string allocationLine() const;
 
   static constexpr unsigned kStripes = 16;
   std::mutex stripes[kStripes];
   uint64_t size;
   const char *allocatedAt;
+  Memory memoryKind;
   std::vector<uint64_t> bits;
   std::vector<Word> words; ///< empty until a race-checked access
   std::once_flag wordsMade;
@@ -88,17 +108,20 @@ void enableDeviceMemoryMappings();
 void shadowCopy(void *dst, const void *src, uint64_t bytes);
 /// Addresses [start, start + bytes) of one kind: an allocation from
 /// mgpuMemAlloc (with its shadow, if it has one), the redzone after one,
-/// one freed and still in quarantine, or the gap between them (host memory,
-/// stacks) that holds the address.
+/// one freed and still in quarantine, registered host memory (an
+/// Allocation, of DeviceMemoryShadow::kHost), or the gap between them (other
+/// host memory, stacks) that holds the address.
 struct ShadowedRange {
   enum Kind : uint8_t { Gap, Allocation, Redzone, Freed } kind = Gap;
   uintptr_t start = 0;
   uint64_t bytes = 0;
   std::shared_ptr<DeviceMemoryShadow> shadow;
-  /// The allocation (Allocation, Redzone, Freed): start, size, where made.
+  /// The allocation (Allocation, Redzone, Freed): start, size, where made,
+  /// and which memory it is.
   uintptr_t allocation = 0;
   uint64_t allocationBytes = 0;
   const char *allocatedAt = nullptr;
+  DeviceMemoryShadow::Memory memory = DeviceMemoryShadow::kDevice;
   bool holds(const void *address) const {
     return uintptr_t(address) - start < bytes;
   }

@@ -79,8 +79,13 @@ struct Allocations {
   /// Where live and quarantined allocations were made, when host code said
   /// (gpumemMemoryCallLocation).
   std::map<uintptr_t, const char *> sites;
-  /// Shadows of live device allocations, by start (--sanitize).
+  /// Shadows of live device and managed allocations, by start
+  /// (--sanitize).
   std::map<uintptr_t, std::shared_ptr<DeviceMemoryShadow>> shadows;
+  /// Host memory registered while shadowing (--sanitize), by start: its
+  /// size, and its shadow, which knows where it was registered.
+  std::map<uintptr_t, uint64_t> registered;
+  std::map<uintptr_t, std::shared_ptr<DeviceMemoryShadow>> registeredShadows;
   /// Allocations made as mappings of their own (--sanitize), by start: the
   /// mapping's length, all of it the allocation's footprint.
   std::map<uintptr_t, uint64_t> mapped;
@@ -217,8 +222,18 @@ ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
     describe(ShadowedRange::Allocation, found.first,
              std::max<uint64_t>(found.second, 1));
     auto it = all.shadows.find(found.first);
-    if (it != all.shadows.end())
+    if (it != all.shadows.end()) {
       range.shadow = it->second;
+      range.memory = it->second->memory();
+    }
+  } else if (holding(all.registered, at, found,
+                     [](uintptr_t, uint64_t size) { return size; })) {
+    // Registered host memory, which no allocation overlaps.
+    const auto &shadow = all.registeredShadows[found.first];
+    describe(ShadowedRange::Allocation, found.first, found.second);
+    range.shadow = shadow;
+    range.memory = shadow->memory();
+    range.allocatedAt = shadow->site();
   } else if (footprintHolding(all, all.live, at, found)) {
     uintptr_t end = found.first + footprintOf(all, found.first, found.second);
     uintptr_t start = found.first + std::max<uint64_t>(found.second, 1);
@@ -231,6 +246,12 @@ ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
     uintptr_t start = 0, end = UINTPTR_MAX;
     gapAround(all, all.live, at, start, end);
     gapAround(all, all.freedIndex, at, start, end);
+    // Nor into registered host memory.
+    auto next = all.registered.upper_bound(at);
+    if (next != all.registered.end())
+      end = std::min(end, next->first);
+    if (next != all.registered.begin())
+      start = std::max(start, std::prev(next)->first + std::prev(next)->second);
     range.kind = ShadowedRange::Gap;
     range.start = start;
     range.bytes = end - start;
@@ -291,9 +312,16 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
     all.sites[uintptr_t(ptr)] = site;
   else
     all.sites.erase(uintptr_t(ptr));
-  if (all.shadowing && !isHostShared)
-    all.shadows[uintptr_t(ptr)] = std::make_shared<DeviceMemoryShadow>(
-        sizeBytes, gpumem::runtime::currentMemoryCallLocation());
+  if (all.shadowing) {
+    auto shadow = std::make_shared<DeviceMemoryShadow>(
+        sizeBytes, gpumem::runtime::currentMemoryCallLocation(),
+        isHostShared ? DeviceMemoryShadow::kManaged
+                     : DeviceMemoryShadow::kDevice);
+    // The host writes managed memory directly, unseen.
+    if (isHostShared)
+      shadow->markWritten(0, sizeBytes);
+    all.shadows[uintptr_t(ptr)] = std::move(shadow);
+  }
   return ptr;
 }
 
@@ -348,7 +376,20 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
 // Registered host memory is what kernels read and write in place: its
 // large parts get huge pages, as device allocations do.
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  MemoryCallScope scope;
   collapseIntoHugePages(ptr, sizeBytes);
+  // Under --sanitize kernels' races on it are found as on device memory;
+  // the host wrote it unseen, so all of it counts as written.
+  Allocations &all = allocations();
+  if (!all.shadowing || !sizeBytes)
+    return;
+  auto shadow = std::make_shared<DeviceMemoryShadow>(
+      sizeBytes, gpumem::runtime::currentMemoryCallLocation(),
+      DeviceMemoryShadow::kHost);
+  shadow->markWritten(0, sizeBytes);
+  std::lock_guard<std::mutex> lock(all.mutex);
+  all.registered[uintptr_t(ptr)] = sizeBytes;
+  all.registeredShadows[uintptr_t(ptr)] = std::move(shadow);
 }
 extern "C" void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                           int64_t elementSizeBytes) {
@@ -356,9 +397,18 @@ extern "C" void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                               descriptor, elementSizeBytes);
   mgpuMemHostRegister(region.start, region.bytes);
 }
-extern "C" void mgpuMemHostUnregister(void *ptr) {}
+extern "C" void mgpuMemHostUnregister(void *ptr) {
+  Allocations &all = allocations();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  all.registered.erase(uintptr_t(ptr));
+  all.registeredShadows.erase(uintptr_t(ptr));
+}
 extern "C" void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
-                                            int64_t elementSizeBytes) {}
+                                            int64_t elementSizeBytes) {
+  auto region = gpumem::runtime::memrefRegion(
+      "mgpuMemHostUnregisterMemRef", rank, descriptor, elementSizeBytes);
+  mgpuMemHostUnregister(region.start);
+}
 
 extern "C" void mgpuSetDefaultDevice(int32_t device) {}
 

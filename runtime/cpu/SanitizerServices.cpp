@@ -64,11 +64,12 @@ void BlockRunner::accessError(GPUMemThreadContext *ctx, const char *what,
   } else {
     ShadowedRange range = findShadowedRange(base);
     if (range.kind == ShadowedRange::Allocation)
-      buffer =
-          "device memory of " + std::to_string(range.allocationBytes) +
-          " bytes from byte " + std::to_string(at - range.allocation) +
-          (range.allocatedAt ? ", allocated at " + withSource(range.allocatedAt)
-                             : std::string());
+      buffer = std::string(range.memory.name) + " of " +
+               std::to_string(range.allocationBytes) + " bytes from byte " +
+               std::to_string(at - range.allocation) +
+               (range.allocatedAt ? std::string(", ") + range.memory.made +
+                                        " at " + withSource(range.allocatedAt)
+                                  : std::string());
   }
   reportAccessError(ctx, what, location, dim, index, size, buffer);
 }
@@ -111,9 +112,10 @@ void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
   uint64_t offset = at - range.allocation;
   // For reports only: it reads the source line.
   auto allocation = [&] {
-    return "device memory of " + std::to_string(range.allocationBytes) +
-           " bytes" +
-           (range.allocatedAt ? " allocated at " + withSource(range.allocatedAt)
+    return std::string(range.memory.name) + " of " +
+           std::to_string(range.allocationBytes) + " bytes" +
+           (range.allocatedAt ? std::string(" ") + range.memory.made + " at " +
+                                    withSource(range.allocatedAt)
                               : std::string());
   };
   switch (range.kind) {

@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 9
+#define GPUMEM_CPU_ABI_VERSION 10
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 /* Lanes of a warp: a kernel's warps have GPUMEM_WARP_SIZE lanes (NVIDIA's,
  * and the default) unless its GPUMemCPUKernel::warpSize asks for

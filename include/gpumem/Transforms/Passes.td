@@ -176,15 +176,16 @@ def GPUMemRecordLaunchLocationsPass
     gpu.launch_func @m::@k blocks in (%g, %c1, %c1) threads in (%b, %c1, %c1)
     ```
 
-    With `memory-calls`, `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` and
-    `gpu.memset` get a call of `gpumemMemoryCallLocation` the same way;
-    the cpu runtime names that location in the call's errors and
-    remembers where each allocation was made for `--sanitize`'s reports.
+    With `memory-calls`, `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`,
+    `gpu.memset` and `gpu.host_register` get a call of
+    `gpumemMemoryCallLocation` the same way; the cpu runtime names that
+    location in the call's errors and remembers where each allocation was
+    made (host memory registered) for `--sanitize`'s reports.
   }];
   let options = [
     Option<"memoryCalls", "memory-calls", "bool", /*default=*/"false",
-           "Also record the location of gpu.alloc, gpu.dealloc, gpu.memcpy "
-           "and gpu.memset (for runtimes that export "
+           "Also record the location of gpu.alloc, gpu.dealloc, gpu.memcpy, "
+           "gpu.memset and gpu.host_register (for runtimes that export "
            "gpumemMemoryCallLocation: the cpu runtime)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
