@@ -149,17 +149,19 @@ bool footprintHolding(const Allocations &all,
   });
 }
 
-/// The end of the last footprint of `map` before `address` (0 if none) and
-/// the start of the next allocation (UINTPTR_MAX if none).
-void gapAround(const Allocations &all, const std::map<uintptr_t, uint64_t> &map,
-               uintptr_t address, uintptr_t &start, uintptr_t &end) {
+/// The end of the last entry of `map` before `address`, as `extent(start,
+/// size)` says where it ends (0 if none), and the start of the next entry
+/// (UINTPTR_MAX if none), narrowing [start, end).
+template <typename Extent>
+void gapAround(const std::map<uintptr_t, uint64_t> &map, uintptr_t address,
+               uintptr_t &start, uintptr_t &end, Extent extent) {
   auto next = map.upper_bound(address);
   if (next != map.end())
     end = std::min(end, next->first);
   if (next != map.begin()) {
     auto previous = std::prev(next);
-    start = std::max(start, previous->first + footprintOf(all, previous->first,
-                                                          previous->second));
+    start = std::max(start, previous->first +
+                                extent(previous->first, previous->second));
   }
 }
 
@@ -244,14 +246,14 @@ ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
   } else {
     // The gap between the allocations around the address.
     uintptr_t start = 0, end = UINTPTR_MAX;
-    gapAround(all, all.live, at, start, end);
-    gapAround(all, all.freedIndex, at, start, end);
+    auto footprint = [&](uintptr_t first, uint64_t size) {
+      return footprintOf(all, first, size);
+    };
+    gapAround(all.live, at, start, end, footprint);
+    gapAround(all.freedIndex, at, start, end, footprint);
     // Nor into registered host memory.
-    auto next = all.registered.upper_bound(at);
-    if (next != all.registered.end())
-      end = std::min(end, next->first);
-    if (next != all.registered.begin())
-      start = std::max(start, std::prev(next)->first + std::prev(next)->second);
+    gapAround(all.registered, at, start, end,
+              [](uintptr_t, uint64_t size) { return size; });
     range.kind = ShadowedRange::Gap;
     range.start = start;
     range.bytes = end - start;

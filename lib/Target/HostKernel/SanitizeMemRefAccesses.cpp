@@ -168,16 +168,15 @@ private:
   /// Calls the service `name` (of GPUMemRuntimeServices) with `args`.
   void callService(OpBuilder &builder, Location loc, Value context,
                    StringRef name, ValueRange args) {
+    std::string callee = (kSanitizerFunctionPrefix + name).str();
     if (calls == SanitizerCalls::ThroughContext) {
       SmallVector<Value> withContext{context};
       withContext.append(args.begin(), args.end());
       ContextAccess(builder, loc, context)
-          .call(*getSanitizerService((kSanitizerFunctionPrefix + name).str()),
-                withContext);
+          .call(*getSanitizerService(callee), withContext);
       return;
     }
     // LLVM dialect, which every GPU dialect's lowering leaves as it is.
-    std::string callee = (kSanitizerFunctionPrefix + name).str();
     auto declared = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
     if (!declared) {
       OpBuilder::InsertionGuard guard(builder);
