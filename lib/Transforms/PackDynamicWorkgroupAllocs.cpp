@@ -170,6 +170,17 @@ Value emitLayout(OpBuilder &builder, Location loc, Value base,
   return total;
 }
 
+/// Whether buffer `index` may share bytes with another one: some buffer
+/// does not conflict with it.
+bool mayShareBytes(ArrayRef<DynamicBuffer> buffers, unsigned index) {
+  if (buffers[index].conflicts.size() < index)
+    return true;
+  for (unsigned later = index + 1; later < buffers.size(); ++later)
+    if (!llvm::is_contained(buffers[later].conflicts, index))
+      return true;
+  return false;
+}
+
 /// Decides which buffers may share bytes (all conflict without `reuse`) and
 /// inserts the barriers those that may need; returns the barriers inserted.
 unsigned planReuse(gpu::GPUFuncOp kernel,
@@ -256,7 +267,9 @@ bool PackDynamicWorkgroupAllocsPass::packKernel(gpu::GPUFuncOp kernel,
       builder, loc,
       MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
-  for (auto [buffer, offset] : llvm::zip(buffers, offsets)) {
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(buffers, offsets))) {
+    const DynamicBuffer &buffer = std::get<0>(pair);
+    Value offset = std::get<1>(pair);
     Location allocLoc = buffer.alloc->getLoc();
     auto viewType =
         MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
@@ -267,6 +280,11 @@ bool PackDynamicWorkgroupAllocsPass::packKernel(gpu::GPUFuncOp kernel,
     if (buffer.alignment > gpumem::getDynamicViewAlignment(viewOp))
       viewOp->setAttr(gpumem::kViewAlignmentAttrName,
                       builder.getI64IntegerAttr(buffer.alignment));
+    // initcheck tells a buffer's writes from those of the buffers whose
+    // bytes it may share by this number (decision 152).
+    if (mayShareBytes(buffers, index))
+      viewOp->setAttr(gpumem::kSharedBytesBufferAttrName,
+                      builder.getI32IntegerAttr(int32_t(index + 1)));
     Value view = viewOp;
     if (viewType != buffer.type)
       view = memref::MemorySpaceCastOp::create(builder, allocLoc, buffer.type,

@@ -218,7 +218,9 @@ void PlanWorkgroupMemoryPass::materialize(gpu::GPUFuncOp kernel,
       kernel.getLoc(), arenaAlignment > kArenaAlignment ? arenaAlignment : 0);
   OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
   SmallVector<unsigned> erased;
-  for (auto [argument, buffer] : llvm::zip(attributions, plan.buffers)) {
+  for (unsigned index = 0; index < attributions.size(); ++index) {
+    BlockArgument argument = attributions[index];
+    PlannedBuffer &buffer = plan.buffers[index];
     if (!buffer.planned)
       continue;
     Location loc = argument.getLoc();
@@ -227,8 +229,14 @@ void PlanWorkgroupMemoryPass::materialize(gpu::GPUFuncOp kernel,
     auto viewType =
         MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
                         MemRefLayoutAttrInterface(), workgroup);
-    Value view = memref::ViewOp::create(builder, loc, viewType, arena, offset,
-                                        ValueRange());
+    auto viewOp = memref::ViewOp::create(builder, loc, viewType, arena, offset,
+                                         ValueRange());
+    // initcheck tells a buffer's writes from those of the buffers whose
+    // bytes it shares by this number (decision 152).
+    if (!buffer.sharesWith.empty())
+      viewOp->setAttr(kSharedBytesBufferAttrName,
+                      builder.getI32IntegerAttr(int32_t(index + 1)));
+    Value view = viewOp;
     if (viewType != buffer.type)
       view = memref::MemorySpaceCastOp::create(builder, loc, buffer.type, view);
     argument.replaceAllUsesWith(view);

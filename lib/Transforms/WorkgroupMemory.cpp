@@ -2,7 +2,8 @@
 // Workgroup memory helpers shared by gpumem's passes: address space
 // classification, buffer sizes and alignments, the alignments attributions
 // ask for (`llvm.align`, kept across outlining in the launch's location), and
-// the alignment dynamic shared memory needs (a gpu.module attribute).
+// the alignment dynamic shared memory needs (a gpu.module attribute), and
+// which planned buffer a memref views.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/WorkgroupMemory.h"
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -174,6 +176,23 @@ uint64_t gpumem::getDynamicViewAlignment(Operation *view) {
     if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user))
       alignment = std::max<uint64_t>(alignment, assume.getAlignment());
   return alignment;
+}
+
+uint32_t gpumem::getSharedBytesBuffer(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    if (auto number =
+            def->getAttrOfType<IntegerAttr>(kSharedBytesBufferAttrName))
+      return uint32_t(number.getInt());
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      memref = cast.getSource();
+      continue;
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return 0;
+    memref = view.getViewSource();
+  }
+  return 0;
 }
 
 /// The metadata keys of the fused location that keeps buffer locations and

@@ -14,7 +14,9 @@
 //
 // racecheck and initcheck on workgroup memory: before each access, the
 // thread's bytes are compared with the shadow. A read of a byte no thread
-// of the block wrote is an uninitialized read; a byte another thread
+// of the block wrote is an uninitialized read, and so is one through a
+// planned buffer of a byte last written through another buffer the plan
+// gave the same bytes (the access's flags name both); a byte another thread
 // wrote in the same barrier phase is a race (read after write, write after
 // write), and so is a write to a byte another thread read in the phase
 // (write after read). A completed shuffle orders the accesses of the lanes
@@ -260,6 +262,7 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
   };
   bool read = flags & GPUMEM_SHARED_READ, write = flags & GPUMEM_SHARED_WRITE;
   bool atomic = flags & GPUMEM_SHARED_ATOMIC;
+  uint32_t buffer = uint32_t(flags) >> GPUMEM_SHARED_BUFFER_SHIFT;
   bool reported = false;
   for (int64_t k = offset; k < offset + count; ++k) {
     Byte &b = bytes[size_t(k)];
@@ -267,16 +270,31 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
     bool writtenNow = written && b.writePhase == phase;
     bool readNow = b.readBlock == block && b.readPhase == phase &&
                    unordered(b.readerWarp, b.readWarpPhase);
-    if (!reported && read && (flags & GPUMEM_SHARED_CHECK_INIT) && !written) {
+    // Written, but as another planned buffer that had these bytes first:
+    // this buffer's bytes start uninitialized all the same.
+    bool foreign =
+        written && buffer && b.writeBuffer && b.writeBuffer != buffer;
+    if (!reported && read && (flags & GPUMEM_SHARED_CHECK_INIT) &&
+        (!written || foreign)) {
       reported = true;
       std::unique_lock<std::mutex> lock;
       const char *kind = "uninitialized read of workgroup memory";
       if (firstAtSite(lock, kind, location)) {
         printHeading(ctx, kind, location);
-        std::fprintf(stderr,
-                     "  byte %lld of the block's workgroup memory (%s), which "
-                     "no thread of the block wrote\n",
-                     (long long)k, what ? what : "");
+        if (!foreign)
+          std::fprintf(stderr,
+                       "  byte %lld of the block's workgroup memory (%s), "
+                       "which no thread of the block wrote\n",
+                       (long long)k, what ? what : "");
+        else
+          std::fprintf(stderr,
+                       "  byte %lld of the block's workgroup memory (%s), "
+                       "which no thread of the block wrote as this buffer\n"
+                       "  it was last written at %s, through another buffer "
+                       "that the workgroup memory plan gave the same bytes "
+                       "(the two are never live at once)\n",
+                       (long long)k, what ? what : "",
+                       withSource(b.writeAt).c_str());
       }
     }
     if (!reported && (flags & GPUMEM_SHARED_CHECK_RACES)) {
@@ -338,13 +356,15 @@ void SharedMemoryShadow::access(const GPUMemThreadContext *ctx,
       b.writeWarpPhase = warpPhase;
       b.writer = thread;
       b.writeAt = location;
+      b.writeBuffer = buffer;
     } else if (atomic) {
-      if (!written && write) {
+      if ((!written || foreign) && write) {
         // Written, for initcheck, by no thread a plain access races with.
         b.writeBlock = block;
         b.writePhase = phase;
         b.writer = -1;
         b.writeAt = location;
+        b.writeBuffer = buffer;
       }
       bool atomicNow = b.atomicBlock == block && b.atomicPhase == phase;
       b.atomicThread = atomicNow && b.atomicThread != thread ? -2 : thread;

@@ -99,8 +99,10 @@ void reportAccessError(const GPUMemThreadContext *ctx, const char *what,
 
 /// What each byte of one worker's workgroup arena saw last: the block run
 /// and barrier phase of its last write and read, which thread made them and
-/// where. Entries of an earlier block count as never written, so nothing is
-/// cleared between blocks.
+/// where, and which planned buffer the write went through. Entries of an
+/// earlier block count as never written, so nothing is cleared between
+/// blocks; bytes written through another buffer that shares them count as
+/// never written too.
 class SharedMemoryShadow {
 public:
   /// Covers `bytes` bytes of arena.
@@ -116,6 +118,9 @@ private:
     uint32_t writeBlock = 0, writePhase = 0, readBlock = 0, readPhase = 0;
     /// The writer's and last reader's warp phase (warpSynced).
     uint32_t writeWarpPhase = 0, readWarpPhase = 0;
+    /// The planned buffer the last write went through (the flags'
+    /// GPUMEM_SHARED_BUFFER_SHIFT bits; 0: none or not known).
+    uint32_t writeBuffer = 0;
     int32_t writer = -1;     ///< linear thread id; -1: an atomic
     int32_t reader = -1;     ///< -2: several threads
     int32_t readerWarp = -1; ///< -2: threads of several warps

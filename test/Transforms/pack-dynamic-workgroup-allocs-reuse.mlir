@@ -4,7 +4,8 @@
 // before the barrier, %b and %c after it, together. %b shares %a's bytes
 // (both start at the launch's own bytes, aligned), %c starts after %b's end
 // only; the total is the larger of the two ends. The barrier the kernel has
-// separates %a from both: none is inserted.
+// separates %a from both: none is inserted. Each view that may share bytes
+// is numbered for initcheck (decision 152).
 
 // CHECK-LABEL: gpu.func @k(
 // CHECK-SAME:    %[[N:[^:]*]]: index, %[[BASE:[^:]*]]: index) kernel
@@ -20,9 +21,9 @@
 // CHECK:         %[[C_UP:.*]] = arith.addi %[[C_START]], %c15
 // CHECK:         %[[C_OFF:.*]] = arith.andi %[[C_UP]], %c-16
 // CHECK:         %[[DYN:.*]] = gpu.dynamic_shared_memory
-// CHECK:         memref.view %[[DYN]][%[[A_OFF]]][%[[N]]] {{.*}} to memref<?xi32
-// CHECK:         memref.view %[[DYN]][%[[B_OFF]]][%[[N]]] {{.*}} to memref<?xf32
-// CHECK:         memref.view %[[DYN]][%[[C_OFF]]][%[[N]]] {{.*}} to memref<?xf32
+// CHECK:         memref.view %[[DYN]][%[[A_OFF]]][%[[N]]] {gpumem.shares_bytes = 1 : i32} : {{.*}} to memref<?xi32
+// CHECK:         memref.view %[[DYN]][%[[B_OFF]]][%[[N]]] {gpumem.shares_bytes = 2 : i32} : {{.*}} to memref<?xf32
+// CHECK:         memref.view %[[DYN]][%[[C_OFF]]][%[[N]]] {gpumem.shares_bytes = 3 : i32} : {{.*}} to memref<?xf32
 // CHECK-COUNT-1: gpu.barrier
 // CHECK-NOT:     gpu.barrier
 // CHECK-LABEL: func.func @main(

@@ -18,8 +18,8 @@
 
 // CHECK-LABEL: gpu.func @main_kernel
 // CHECK-SAME:    workgroup(%[[ARENA:.*]] : memref<10240xi8, #gpu.address_space<workgroup>>)
-// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] : {{.*}} to memref<512xf32,
-// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] : {{.*}} to memref<3x32x32xf16,
+// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] {gpumem.shares_bytes = 1 : i32} : {{.*}} to memref<512xf32,
+// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] {gpumem.shares_bytes = 2 : i32} : {{.*}} to memref<3x32x32xf16,
 // CHECK:         memref.view %[[ARENA]][%c6144][] : {{.*}} to memref<1024xf32,
 // CHECK:         memref.load
 // CHECK-NEXT:    gpu.barrier

@@ -20,11 +20,11 @@
 
 // CHECK-LABEL: gpu.func @pipelined
 // CHECK-SAME:    workgroup(%[[ARENA:.*]] : memref<10240xi8, #gpu.address_space<workgroup>>)
-// CHECK:         memref.view %[[ARENA]][%[[PRE_AT:c0.*]]][] : memref<10240xi8, #gpu.address_space<workgroup>> to memref<512xf32,
-// CHECK:         %[[RING:.*]] = memref.view %[[ARENA]][%[[RING_AT:c0.*]]][] : memref<10240xi8, #gpu.address_space<workgroup>> to memref<3x32x32xf16,
-// CHECK:         memref.view %[[ARENA]][%c6144{{.*}}][] : memref<10240xi8, #gpu.address_space<workgroup>> to memref<256xf32,
-// CHECK:         memref.view %[[ARENA]][%c6144{{.*}}][] : memref<10240xi8, #gpu.address_space<workgroup>> to memref<1024xf32,
-// CHECK:         memref.view %[[ARENA]][%c6144{{.*}}][] : memref<10240xi8, #gpu.address_space<workgroup>> to memref<128xf32,
+// CHECK:         memref.view %[[ARENA]][%[[PRE_AT:c0.*]]][] {gpumem.shares_bytes = 1 : i32} : memref<10240xi8, #gpu.address_space<workgroup>> to memref<512xf32,
+// CHECK:         %[[RING:.*]] = memref.view %[[ARENA]][%[[RING_AT:c0.*]]][] {gpumem.shares_bytes = 2 : i32} : memref<10240xi8, #gpu.address_space<workgroup>> to memref<3x32x32xf16,
+// CHECK:         memref.view %[[ARENA]][%c6144{{.*}}][] {gpumem.shares_bytes = 3 : i32} : memref<10240xi8, #gpu.address_space<workgroup>> to memref<256xf32,
+// CHECK:         memref.view %[[ARENA]][%c6144{{.*}}][] {gpumem.shares_bytes = 4 : i32} : memref<10240xi8, #gpu.address_space<workgroup>> to memref<1024xf32,
+// CHECK:         memref.view %[[ARENA]][%c6144{{.*}}][] {gpumem.shares_bytes = 5 : i32} : memref<10240xi8, #gpu.address_space<workgroup>> to memref<128xf32,
 // CHECK:         memref.load
 // CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    memref.subview
@@ -43,10 +43,10 @@
 
 // CHECK-LABEL: gpu.func @double_buffer
 // CHECK-SAME:    workgroup(%[[ARENA:.*]] : memref<2048xi8, #gpu.address_space<workgroup>>)
-// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] : {{.*}} to memref<16x16xf32,
-// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] : {{.*}} to memref<2x16x16xf16,
+// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] {gpumem.shares_bytes = 1 : i32} : {{.*}} to memref<16x16xf32,
+// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] {gpumem.shares_bytes = 2 : i32} : {{.*}} to memref<2x16x16xf16,
 // CHECK:         memref.view %[[ARENA]][%c1024][] : {{.*}} to memref<16x16xf32,
-// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] : {{.*}} to memref<64xf32,
+// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] {gpumem.shares_bytes = 4 : i32} : {{.*}} to memref<64xf32,
 
 // @tiles: 2-D tiles indexed by the reduction loop's induction variable
 // (%tb[%k, %tx]) and by a remainder of the thread id are no rings.

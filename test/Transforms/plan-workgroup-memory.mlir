@@ -10,9 +10,11 @@
 
 // CHECK-LABEL: gpu.func @phases_with_barrier
 // CHECK-SAME:    workgroup(%[[ARENA:.*]] : memref<256xi8, #gpu.address_space<workgroup>>)
-// CHECK:         %[[A:.*]] = memref.view %[[ARENA]][%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// Each view is numbered for initcheck, which takes one buffer's writes as
+// not initializing the other (decision 152).
+// CHECK:         %[[A:.*]] = memref.view %[[ARENA]][%c0][] {gpumem.shares_bytes = 1 : i32} : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[A3:.*]] = memref.memory_space_cast %[[A]] : memref<64xf32, #gpu.address_space<workgroup>> to memref<64xf32, 3>
-// CHECK:         %[[B:.*]] = memref.view %[[ARENA]][%c0_0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[B:.*]] = memref.view %[[ARENA]][%c0_0][] {gpumem.shares_bytes = 2 : i32} : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[B3:.*]] = memref.memory_space_cast %[[B]]
 // CHECK:         memref.store %{{.*}}, %[[A3]]
 // CHECK:         memref.load %[[A3]]
@@ -182,8 +184,8 @@ gpu.module @m {
 
 // CHECK-LABEL: gpu.func @mixed_types
 // CHECK-SAME:    workgroup(%[[ARENA:.*]] : memref<1024xi8, #gpu.address_space<workgroup>>)
-// CHECK:         %[[A:.*]] = memref.view %[[ARENA]][%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<16x16xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[B:.*]] = memref.view %[[ARENA]][%c0_0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<100xi32, #gpu.address_space<workgroup>>
+// CHECK:         %[[A:.*]] = memref.view %[[ARENA]][%c0][] {gpumem.shares_bytes = 1 : i32} : memref<1024xi8, #gpu.address_space<workgroup>> to memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[B:.*]] = memref.view %[[ARENA]][%c0_0][] {gpumem.shares_bytes = 2 : i32} : memref<1024xi8, #gpu.address_space<workgroup>> to memref<100xi32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:    %[[B3:.*]] = memref.memory_space_cast %[[B]] : memref<100xi32, #gpu.address_space<workgroup>> to memref<100xi32, 3>
 // CHECK:         memref.store %{{.*}}, %[[A]]
 // CHECK:         memref.store %{{.*}}, %[[B3]]
@@ -243,8 +245,8 @@ gpu.module @m {
 
 // CHECK-LABEL: gpu.func @aligned_phases
 // CHECK-SAME:    workgroup(%[[ARENA:.*]] : memref<272xi8, #gpu.address_space<workgroup>> {llvm.align = 512 : i64}, %[[KEPT:.*]] : memref<4xf32, 3> {llvm.align = 64 : i64})
-// CHECK:         memref.view %[[ARENA]][%c0][] : memref<272xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
-// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] : memref<272xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.view %[[ARENA]][%c0][] {gpumem.shares_bytes = 1 : i32} : memref<272xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.view %[[ARENA]][%c0{{.*}}][] {gpumem.shares_bytes = 2 : i32} : memref<272xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.view %[[ARENA]][%c256][] : memref<272xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @aligned_phases(%i: index, %v: f32) workgroup(%a : memref<64xf32, 3>, %b : memref<4xf32, 3> {llvm.align = 512 : i64}, %c : memref<4xf32, 3> {llvm.align = 32 : i64}, %k : memref<4xf32, 3> {llvm.align = 64 : i64}) kernel {

@@ -248,6 +248,12 @@ enum GPUMemSharedAccess {
   GPUMEM_SHARED_CHECK_INIT = 16,
   GPUMEM_ACCESS_CHECK_BOUNDS = 32 /* addressAccess only */
 };
+/* sharedAccess: bits from GPUMEM_SHARED_BUFFER_SHIFT up of the flags hold
+ * the number of the planned workgroup buffer the access goes through when
+ * the planner gave it bytes of another buffer (gpumem.shares_bytes, from
+ * 1; 0: none or not known). initcheck takes a byte written through another
+ * such buffer as not written. */
+#define GPUMEM_SHARED_BUFFER_SHIFT 16
 
 /* The operations of services->warpSync. */
 enum GPUMemWarpOp {

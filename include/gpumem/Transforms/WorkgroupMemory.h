@@ -135,6 +135,17 @@ void finalizeSharedGlobals(mlir::gpu::GPUModuleOp module, unsigned sharedSpace);
 /// buffer it replaced was aligned (for the report).
 constexpr llvm::StringLiteral kViewAlignmentAttrName = "gpumem.alignment";
 
+/// The attribute of a memref.view that gpumem-plan-workgroup-memory made for
+/// a buffer sharing bytes with another one: the buffer's number in its
+/// kernel, from 1, for initcheck to tell the buffers' writes apart.
+constexpr llvm::StringLiteral kSharedBytesBufferAttrName =
+    "gpumem.shares_bytes";
+
+/// The number (kSharedBytesBufferAttrName) of the planned buffer `memref`
+/// views, through views, subviews and casts; 0 when it views none or the
+/// chain cannot be followed (a block argument, a value a region yields).
+uint32_t getSharedBytesBuffer(mlir::Value memref);
+
 /// The alignment of `view`, a memref.view of dynamic shared memory: the most
 /// of getWorkgroupBufferAlignment's for its type, its kViewAlignmentAttrName
 /// and what a memref.assume_alignment of it assumes.

@@ -17,8 +17,10 @@
 // arguments alike, in every memory space. With racecheck or initcheck, each
 // access also tells the runtime its address and size (sharedAccess for
 // workgroup memory, deviceAccess for the rest but the thread's own), and
-// the runtime compares it with its shadows. The services are reached
-// through the thread context (cpu) or through functions the device
+// the runtime compares it with its shadows; a workgroup access also names
+// the planned buffer it goes through when the planner gave that buffer
+// another's bytes, whose writes then do not initialize it. The services are
+// reached through the thread context (cpu) or through functions the device
 // lowering binds to them (cuda-emu, rocm-emu); the reports are the
 // runtime's, so they read the same on every target. An access instrumented
 // before a device lowering keeps its location with kCheckedByMemRefMark,
@@ -348,6 +350,12 @@ private:
     auto [pointer, bytes] = addressOf(builder, op, access);
     int32_t flags = (races ? GPUMEM_SHARED_CHECK_RACES : 0) |
                     (init ? GPUMEM_SHARED_CHECK_INIT : 0) | kindOf(op);
+    // A buffer sharing bytes with another one is named, for initcheck to
+    // count only its own writes.
+    if (service == "sharedAccess")
+      if (uint32_t buffer = getSharedBytesBuffer(access.memref);
+          buffer && buffer < (1u << (31 - GPUMEM_SHARED_BUFFER_SHIFT)))
+        flags |= int32_t(buffer << GPUMEM_SHARED_BUFFER_SHIFT);
     Value flagValue =
         arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), flags);
     Value whatString = getStringPointer(builder, loc, module, what);

@@ -49,3 +49,31 @@ gpu.module @kernels {
     return
   }
 }
+
+// -----
+
+// An access through a buffer the plan gave another one's bytes names the
+// buffer's number (gpumem.shares_bytes) in the flags' high bits, through
+// views and casts: 1 << 16 | racecheck | read = 65545, 2 << 16 | racecheck |
+// write = 131082. A memref that does not lead to such a view passes none.
+// CHECK-LABEL: gpu.func @numbered(
+// CHECK: %[[READ:.*]] = arith.constant 65545 : i32
+// CHECK: llvm.call @__gpumem_sanitizer_sharedAccess(%{{.*}}, %{{.*}}, %[[READ]],
+// CHECK: %[[WRITE:.*]] = arith.constant 131082 : i32
+// CHECK: llvm.call @__gpumem_sanitizer_sharedAccess(%{{.*}}, %{{.*}}, %[[WRITE]],
+// CHECK: %[[PLAIN:.*]] = arith.constant 10 : i32
+// CHECK: llvm.call @__gpumem_sanitizer_sharedAccess(%{{.*}}, %{{.*}}, %[[PLAIN]],
+gpu.module @kernels {
+  gpu.func @numbered(%i: index, %other: memref<16xf32, #gpu.address_space<workgroup>>)
+      workgroup(%arena: memref<64xi8, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %a = memref.view %arena[%c0][] {gpumem.shares_bytes = 1 : i32} : memref<64xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+    %b = memref.view %arena[%c0][] {gpumem.shares_bytes = 2 : i32} : memref<64xi8, #gpu.address_space<workgroup>> to memref<4x4xf32, #gpu.address_space<workgroup>>
+    %a3 = memref.memory_space_cast %a : memref<16xf32, #gpu.address_space<workgroup>> to memref<16xf32, 3>
+    %v = memref.load %a3[%i] : memref<16xf32, 3>
+    %row = memref.subview %b[1, 0] [1, 4] [1, 1] : memref<4x4xf32, #gpu.address_space<workgroup>> to memref<4xf32, strided<[1], offset: 4>, #gpu.address_space<workgroup>>
+    memref.store %v, %row[%i] : memref<4xf32, strided<[1], offset: 4>, #gpu.address_space<workgroup>>
+    memref.store %v, %other[%i] : memref<16xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
