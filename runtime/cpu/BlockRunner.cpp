@@ -219,7 +219,8 @@ BlockRunner::~BlockRunner() {
 
 void BlockRunner::prepare(const LaunchInfo &info) {
   checkedPointers.clear();
-  deviceRange = ShadowedRange();
+  for (ShadowedRange &range : deviceRanges)
+    range = ShadowedRange();
   launch = &info;
   size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
   if (arenaBytes > arenaCapacity || !arena)

@@ -288,8 +288,14 @@ private:
   SharedMemoryShadow shadow;
   /// The running block's place in time, for racecheck.
   BlockEpoch epoch;
-  /// The addresses deviceAccess saw last in this launch, and their shadow.
-  ShadowedRange deviceRange;
+  /// The ranges of addresses deviceAccess and addressAccess saw last in
+  /// this launch, with their shadows: a kernel reads and writes a few
+  /// buffers in turn, and findShadowedRange takes the allocations' lock.
+  static constexpr unsigned kCachedRanges = 4;
+  ShadowedRange deviceRanges[kCachedRanges];
+  unsigned nextCachedRange = 0;
+  /// The range holding `address`, from deviceRanges or found and kept there.
+  const ShadowedRange &rangeOf(const void *address);
   /// Kernel argument pointers argumentCheck looked up in this launch.
   std::vector<std::pair<const void *, bool>> checkedPointers;
   size_t arenaCapacity = 0;

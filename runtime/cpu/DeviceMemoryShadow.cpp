@@ -26,6 +26,7 @@
 #include "DeviceMemoryShadow.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cstdio>
 #include <string>
 
@@ -124,6 +125,51 @@ void DeviceMemoryShadow::reportRace(const GPUMemThreadContext *ctx,
                allocationLine().c_str());
 }
 
+namespace {
+/// Holds the stripes (of `count`) of chunks [first, last], a hash of the
+/// chunk each, locked in the order of their index, until it goes out of
+/// scope.
+template <typename Lock, unsigned count> class StripeLocks {
+public:
+  StripeLocks(Lock (&stripes)[count], uint64_t first, uint64_t last)
+      : stripes(stripes) {
+    if (first == last) {
+      single = int(stripeOf(first));
+      stripes[single].lock();
+      return;
+    }
+    if (last - first + 1 >= count)
+      held.set();
+    for (uint64_t chunk = first; !held.all() && chunk <= last; ++chunk)
+      held.set(stripeOf(chunk));
+    for (unsigned stripe = 0; stripe < count; ++stripe)
+      if (held[stripe])
+        stripes[stripe].lock();
+  }
+  ~StripeLocks() {
+    if (single >= 0) {
+      stripes[single].unlock();
+      return;
+    }
+    for (unsigned stripe = 0; stripe < count; ++stripe)
+      if (held[stripe])
+        stripes[stripe].unlock();
+  }
+  StripeLocks(const StripeLocks &) = delete;
+  StripeLocks &operator=(const StripeLocks &) = delete;
+
+private:
+  /// Chunks a power of two apart (what two workers running the two halves
+  /// of a grid touch at once) fall in different stripes.
+  static unsigned stripeOf(uint64_t chunk) {
+    return unsigned((chunk * 0x9e3779b97f4a7c15ull) >> 40) % count;
+  }
+  Lock (&stripes)[count];
+  std::bitset<count> held;
+  int single = -1; ///< the one stripe, when the chunks are one
+};
+} // namespace
+
 void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
                                 const BlockEpoch &epoch, uint64_t offset,
                                 int64_t count, int32_t flags, const char *what,
@@ -155,15 +201,10 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
     return;
 
   std::call_once(wordsMade, [&] { words.resize((size + 3) / 4); });
-  // The 4 KiB stripes of the first and last byte, in order (an access is
-  // at most a vector: it spans two at most).
-  unsigned first = unsigned(offset >> 12) % kStripes,
-           last = unsigned((end - 1) >> 12) % kStripes;
-  std::unique_lock<std::mutex> lockFirst(stripes[std::min(first, last)]);
-  std::unique_lock<std::mutex> lockLast;
-  if (first != last)
-    lockLast = std::unique_lock<std::mutex>(stripes[std::max(first, last)]);
-  int32_t thread = linearThreadId(ctx);
+  // The stripes of the access's bytes, each locked once and in order. They
+  // are small, so that the blocks two workers run at once, which touch
+  // neighbouring bytes, seldom wait for each other.
+  StripeLocks held(stripes, offset / kStripeBytes, (end - 1) / kStripeBytes);  int32_t thread = linearThreadId(ctx);
   int32_t lanesPerWarp = int32_t(epoch.warpSize);
   int32_t warp = thread / lanesPerWarp;
   uint32_t warpPhase = epoch.warpPhase(uint32_t(warp));

@@ -11,7 +11,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <atomic>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -21,7 +23,7 @@ namespace gpumem::cpu {
 /// and, once a race-checked kernel touches the allocation, per 4-byte word
 /// the last plain write, plain read and atomic update with their launch,
 /// block, barrier phase, thread and location. Workers set and read the bits
-/// atomically and lock stripes of 4 KiB for the words; copies and fills
+/// atomically and lock stripes of 256 bytes for the words; copies and fills
 /// run between launches.
 class DeviceMemoryShadow {
 public:
@@ -83,8 +85,26 @@ private:
   /// when unknown.
   std::string allocationLine() const;
 
-  static constexpr unsigned kStripes = 16;
-  std::mutex stripes[kStripes];
+  /// The words' locks: each guards the chunks of kStripeBytes whose index
+  /// hashes to it.
+  static constexpr unsigned kStripes = 64;
+  static constexpr uint64_t kStripeBytes = 256;
+  /// A lock held for the few instructions of one word's update: spinning
+  /// (then yielding) costs less than a mutex's calls there.
+  /// One to a cache line: workers take different stripes at once.
+  class alignas(64) StripeLock {
+  public:
+    void lock() {
+      while (taken.exchange(true, std::memory_order_acquire))
+        while (taken.load(std::memory_order_relaxed))
+          std::this_thread::yield();
+    }
+    void unlock() { taken.store(false, std::memory_order_release); }
+
+  private:
+    std::atomic<bool> taken{false};
+  };
+  StripeLock stripes[kStripes];
   uint64_t size;
   const char *allocatedAt;
   Memory memoryKind;

@@ -45,12 +45,20 @@ void BlockRunner::deviceAccess(GPUMemThreadContext *ctx, const void *address,
                                const char *location) {
   if (queuedCopies && (flags & GPUMEM_SHARED_CHECK_RACES))
     checkAsyncCopies(ctx, address, bytes, flags, what, location);
-  if (!deviceRange.holds(address))
-    deviceRange = findShadowedRange(address);
-  if (deviceRange.shadow)
-    deviceRange.shadow->access(ctx, epoch,
-                               uintptr_t(address) - deviceRange.start, bytes,
-                               flags, what, location);
+  const ShadowedRange &range = rangeOf(address);
+  if (range.shadow)
+    range.shadow->access(ctx, epoch, uintptr_t(address) - range.start, bytes,
+                         flags, what, location);
+}
+
+const ShadowedRange &BlockRunner::rangeOf(const void *address) {
+  for (const ShadowedRange &range : deviceRanges)
+    if (range.holds(address))
+      return range;
+  ShadowedRange &slot = deviceRanges[nextCachedRange];
+  nextCachedRange = (nextCachedRange + 1) % kCachedRanges;
+  slot = findShadowedRange(address);
+  return slot;
 }
 
 void BlockRunner::accessError(GPUMemThreadContext *ctx, const char *what,
@@ -106,9 +114,7 @@ void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
     }
     return;
   }
-  if (!deviceRange.holds(address))
-    deviceRange = findShadowedRange(address);
-  const ShadowedRange &range = deviceRange;
+  const ShadowedRange &range = rangeOf(address);
   uint64_t offset = at - range.allocation;
   // For reports only: it reads the source line.
   auto allocation = [&] {
