@@ -209,6 +209,37 @@ void BlockRunner::unmapArena() {
   arenaMapping = arena = nullptr;
   arenaMappingBytes = 0;
   arenaCapacity = 0;
+  arenaLanding = false;
+}
+
+void BlockRunner::setArenaLanding(bool landing) {
+  if (landing == arenaLanding)
+    return;
+  int protection = landing ? PROT_READ | PROT_WRITE : PROT_NONE;
+  char *after = arena + arenaCapacity + kArenaRedzone;
+  if (mprotect(arenaMapping, kArenaGuard, protection) != 0 ||
+      mprotect(after, kArenaGuard, protection) != 0)
+    fatal("cannot change the protection of the workgroup arena's guards");
+  arenaLanding = landing;
+}
+
+std::string BlockRunner::describeOutsideArena(uintptr_t address) const {
+  uint64_t shared = uint64_t(launch->staticBytes + launch->dynamicBytes);
+  uintptr_t begin = uintptr_t(arena);
+  if (address < begin)
+    return std::to_string(begin - address) +
+           " bytes before the block's shared memory, which has " +
+           std::to_string(shared) + " bytes";
+  return "byte " + std::to_string(address - begin) +
+         " of the block's shared memory, which has " + std::to_string(shared) +
+         " bytes";
+}
+
+bool BlockRunner::nearArena(uintptr_t address) const {
+  uintptr_t begin = uintptr_t(arena);
+  size_t guard = arenaLanding ? kArenaGuard : 0;
+  return address - (begin - guard) <
+         guard + arenaCapacity + kArenaRedzone + guard;
 }
 
 BlockRunner::~BlockRunner() {
@@ -225,6 +256,9 @@ void BlockRunner::prepare(const LaunchInfo &info) {
   size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
   if (arenaBytes > arenaCapacity || !arena)
     mapArena(info, arenaBytes);
+  setArenaLanding(info.kernel->checks &
+                  (GPUMEM_CHECK_MEMCHECK | GPUMEM_CHECK_RACECHECK |
+                   GPUMEM_CHECK_INITCHECK));
 
   GPUMemThreadContext base = {};
   for (int d = 0; d < 3; ++d) {

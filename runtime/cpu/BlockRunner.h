@@ -275,6 +275,16 @@ private:
   /// Maps the arena for `bytes` of workgroup memory, between guards.
   void mapArena(const LaunchInfo &info, size_t bytes);
   void unmapArena();
+  /// Under --sanitize (`landing`) the arena's guards are readable and
+  /// writable: an access there that the checks report lands in them
+  /// instead of faulting, and the run goes on; otherwise inaccessible.
+  void setArenaLanding(bool landing);
+  /// Whether `address` is in the arena, its redzone, or its guards while
+  /// they take accesses (setArenaLanding).
+  bool nearArena(uintptr_t address) const;
+  /// "byte N of the block's shared memory, which has M bytes" ("N bytes
+  /// before ..."), for an access outside the block's shared memory.
+  std::string describeOutsideArena(uintptr_t address) const;
 
   /// Bytes after the arena's capacity that no block uses.
   static constexpr size_t kArenaRedzone = 1024;
@@ -283,6 +293,7 @@ private:
   char *arena = nullptr;
   char *arenaMapping = nullptr;
   size_t arenaMappingBytes = 0;
+  bool arenaLanding = false;
   /// What --sanitize knows of the arena's bytes; sized by the first
   /// instrumented access.
   SharedMemoryShadow shadow;

@@ -195,16 +195,32 @@ void BlockRunner::reportFault(int signal, const void *address) const {
   if (launch->mode != BlockMode::Block)
     std::snprintf(thread, sizeof(thread), " thread %s",
                   coords(ctx.threadId).text);
+  // Under --sanitize a hint to use it would mislead: say what its checks
+  // cannot see instead.
+  bool checked =
+      launch->kernel->checks &
+      (GPUMEM_CHECK_MEMCHECK | GPUMEM_CHECK_RACECHECK | GPUMEM_CHECK_INITCHECK);
+  const char *hint =
+      signal == SIGFPE || signal == SIGILL
+          ? (checked ? "gpumem: note: --sanitize checks memory accesses, not "
+                       "arithmetic: look for a division whose divisor can be "
+                       "zero (or INT_MIN / -1)\n"
+                     : "gpumem: note: run again with --sanitize to find the "
+                       "access or operation that caused it\n")
+      : checked ? "gpumem: note: --sanitize checks every memref access, so "
+                  "this one either was reported above or does not go through "
+                  "a memref (an address made from an integer, inline "
+                  "assembly, a library call)\n"
+                : "gpumem: note: run again with --sanitize to find the access "
+                  "or operation that caused it\n";
   char message[1024];
-  int length = std::snprintf(
-      message, sizeof(message),
-      "gpumem: error: kernel '%s' crashed (%s%s) in block %s%s\n"
-      "%s%s%s"
-      "gpumem: note: run again with --sanitize to find the access or "
-      "operation that caused it\n",
-      ctx.kernelName, what, at, coords(ctx.blockId).text, thread,
-      launchAt ? "gpumem: note: in the launch at " : "",
-      launchAt ? launchAt : "", launchAt ? "\n" : "");
+  int length =
+      std::snprintf(message, sizeof(message),
+                    "gpumem: error: kernel '%s' crashed (%s%s) in block %s%s\n"
+                    "%s%s%s%s",
+                    ctx.kernelName, what, at, coords(ctx.blockId).text, thread,
+                    launchAt ? "gpumem: note: in the launch at " : "",
+                    launchAt ? launchAt : "", launchAt ? "\n" : "", hint);
   if (length > 0)
     (void)!::write(2, message,
                    std::min<size_t>(size_t(length), sizeof(message) - 1));

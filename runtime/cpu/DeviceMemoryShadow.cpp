@@ -204,7 +204,8 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
   // The stripes of the access's bytes, each locked once and in order. They
   // are small, so that the blocks two workers run at once, which touch
   // neighbouring bytes, seldom wait for each other.
-  StripeLocks held(stripes, offset / kStripeBytes, (end - 1) / kStripeBytes);  int32_t thread = linearThreadId(ctx);
+  StripeLocks held(stripes, offset / kStripeBytes, (end - 1) / kStripeBytes);
+  int32_t thread = linearThreadId(ctx);
   int32_t lanesPerWarp = int32_t(epoch.warpSize);
   int32_t warp = thread / lanesPerWarp;
   uint32_t warpPhase = epoch.warpPhase(uint32_t(warp));

@@ -9,12 +9,12 @@
 
 #include "Sanitizer.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <atomic>
 #include <mutex>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gpumem::cpu {

@@ -36,7 +36,18 @@ void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
                                const char *location) {
   if (queuedCopies && (flags & GPUMEM_SHARED_CHECK_RACES))
     checkAsyncCopies(ctx, address, bytes, flags, what, location);
-  shadow.prepare(size_t(launch->staticBytes + launch->dynamicBytes));
+  // memcheck on the cpu target: a view made outside the block's shared
+  // memory (cuda-emu and rocm-emu find it by address, in the same words).
+  uint64_t shared = uint64_t(launch->staticBytes + launch->dynamicBytes);
+  uintptr_t at = uintptr_t(address);
+  if ((flags & GPUMEM_ACCESS_CHECK_BOUNDS) &&
+      (at < uintptr_t(arena) ||
+       at + uint64_t(bytes) > uintptr_t(arena) + shared)) {
+    reportAddressError(ctx, "out-of-bounds", what, location,
+                       describeOutsideArena(at));
+    return;
+  }
+  shadow.prepare(size_t(shared));
   shadow.access(ctx, epoch, arena, address, bytes, flags, what, location);
 }
 
@@ -98,14 +109,12 @@ void BlockRunner::addressAccess(GPUMemThreadContext *ctx, const void *address,
   bool bounds = flags & GPUMEM_ACCESS_CHECK_BOUNDS;
   // The block's shared memory, and the rest of the arena after it.
   uint64_t shared = uint64_t(launch->staticBytes + launch->dynamicBytes);
-  if (at - uintptr_t(arena) < arenaCapacity + kArenaRedzone) {
+  if (nearArena(at)) {
     uint64_t offset = at - uintptr_t(arena);
-    if (offset + uint64_t(bytes) > shared) {
+    if (at < uintptr_t(arena) || offset + uint64_t(bytes) > shared) {
       if (bounds)
         reportAddressError(ctx, "out-of-bounds", what, location,
-                           "byte " + std::to_string(offset) +
-                               " of the block's shared memory, which has " +
-                               std::to_string(shared) + " bytes");
+                           describeOutsideArena(at));
       return;
     }
     if (flags & (GPUMEM_SHARED_CHECK_RACES | GPUMEM_SHARED_CHECK_INIT)) {

@@ -3,8 +3,14 @@
 // divisor comes from memory, so the compiler cannot fold the division.
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s
 // CHECK: gpumem: error: kernel 'main_kernel' crashed (SIGFPE: integer division by zero or overflow) in block (0,0,0){{$}}
-// CHECK-NEXT: gpumem: note: in the launch at {{.*}}crash-fpe.mlir:[[@LINE+10]]:3
+// CHECK-NEXT: gpumem: note: in the launch at {{.*}}crash-fpe.mlir:[[@LINE+16]]:3
 // CHECK-NEXT: gpumem: note: run again with --sanitize
+// Under --sanitize, whose checks are of memory, the note says so.
+// RUN: not gpumem-run --target=cpu --sanitize %s 2>&1 | FileCheck %s --check-prefix=CHECKED
+// RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --sanitize %s 2>&1 | FileCheck %s --check-prefix=CHECKED %}
+// CHECKED: gpumem: error: kernel 'main_kernel' crashed (SIGFPE: integer division by zero or overflow) in block (0,0,0)
+// CHECKED-NEXT: gpumem: note: in the launch at {{.*}}crash-fpe.mlir:[[@LINE+10]]:3
+// CHECKED-NEXT: gpumem: note: --sanitize checks memory accesses, not arithmetic: look for a division whose divisor can be zero (or INT_MIN / -1)
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

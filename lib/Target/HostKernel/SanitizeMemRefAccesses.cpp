@@ -233,11 +233,17 @@ private:
             element);
     bool shared = isWorkgroupMemorySpace(type.getMemorySpace());
     bool device = !shared && !isPrivate(access.memref);
-    if ((races || init) && !addressable)
+    // On the cpu target, where no check by address follows, memcheck asks
+    // the runtime whether a workgroup view that may have been made outside
+    // its buffer stays in the block's shared memory.
+    bool askBounds = bounds && shared &&
+                     calls == SanitizerCalls::ThroughContext &&
+                     mayLeaveItsBuffer(access.memref);
+    if ((races || init || askBounds) && !addressable)
       complete = false;
-    else if (races || init) {
+    else if (races || init || askBounds) {
       if (shared)
-        reportAccess("sharedAccess", op, access, context, what);
+        reportAccess("sharedAccess", op, access, context, what, askBounds);
       else if (device)
         reportAccess("deviceAccess", op, access, context, what);
     }
@@ -341,15 +347,52 @@ private:
     return false;
   }
 
+  /// Whether `memref` may view memory outside the buffer it was made from:
+  /// a memref.reinterpret_cast or a subview at a dynamic offset on its way,
+  /// or a value whose origin is not known here (a function's argument, a
+  /// region's result).
+  static bool mayLeaveItsBuffer(Value memref) {
+    while (Operation *def = memref.getDefiningOp()) {
+      if (isa<memref::ReinterpretCastOp>(def))
+        return true;
+      if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+        if (!subview.getOffsets().empty())
+          return true;
+        memref = subview.getSource();
+        continue;
+      }
+      // A buffer, or a view that the planners (and, of dynamic shared
+      // memory, gpumem-check-dynamic-shared-bounds) keep inside one.
+      if (isa<memref::AllocaOp, memref::AllocOp, memref::GetGlobalOp,
+              memref::ViewOp, UnrealizedConversionCastOp,
+              gpu::DynamicSharedMemoryOp>(def))
+        return false;
+      if (auto cast = dyn_cast<memref::CastOp>(def))
+        memref = cast.getSource();
+      else if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+        memref = view.getViewSource();
+      else
+        return true;
+    }
+    auto argument = cast<BlockArgument>(memref);
+    auto kernel = dyn_cast<gpu::GPUFuncOp>(argument.getOwner()->getParentOp());
+    return !kernel ||
+           !llvm::is_contained(kernel.getWorkgroupAttributions(), argument);
+  }
+
   /// Calls the service sharedAccess or deviceAccess (`service`) right
-  /// before `op` with the address and size of the bytes it touches.
+  /// before `op` with the address and size of the bytes it touches; with
+  /// `askBounds`, the runtime also reports an address outside the block's
+  /// shared memory.
   void reportAccess(StringRef service, Operation *op, const Access &access,
-                    Value context, const std::string &what) {
+                    Value context, const std::string &what,
+                    bool askBounds = false) {
     OpBuilder builder(op);
     Location loc = op->getLoc();
     auto [pointer, bytes] = addressOf(builder, op, access);
     int32_t flags = (races ? GPUMEM_SHARED_CHECK_RACES : 0) |
-                    (init ? GPUMEM_SHARED_CHECK_INIT : 0) | kindOf(op);
+                    (init ? GPUMEM_SHARED_CHECK_INIT : 0) |
+                    (askBounds ? GPUMEM_ACCESS_CHECK_BOUNDS : 0) | kindOf(op);
     // A buffer sharing bytes with another one is named, for initcheck to
     // count only its own writes.
     if (service == "sharedAccess")

@@ -81,3 +81,29 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// memcheck alone asks the sharedAccess service (offset 88) about a
+// workgroup access only when its view may lie outside its buffer (made by
+// memref.reinterpret_cast, or a subview at a dynamic offset), with the
+// flags GPUMEM_ACCESS_CHECK_BOUNDS | write = 34; the runtime reports it
+// when its bytes leave the block's shared memory. A direct access of the
+// tile gets the index check only.
+// CHECK-LABEL: func.func private @__gpumem_kernel_views(
+// CHECK: scf.if
+// CHECK-NOT: llvm.getelementptr %{{.*}}[88]
+// CHECK: memref.store %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[FLAGS:.*]] = arith.constant 34 : i32
+// CHECK: llvm.getelementptr %{{.*}}[88]
+// CHECK: llvm.call %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}, %[[FLAGS]],
+// CHECK: memref.store %{{.*}} : memref<1xf32, strided<[1], offset: 8192>, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @views(%i: index, %f: f32) workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    memref.store %f, %tile[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+    %far = memref.reinterpret_cast %tile to offset: [8192], sizes: [1], strides: [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<1xf32, strided<[1], offset: 8192>, #gpu.address_space<workgroup>>
+    memref.store %f, %far[%c0] : memref<1xf32, strided<[1], offset: 8192>, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
