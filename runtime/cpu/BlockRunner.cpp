@@ -156,6 +156,11 @@ void asyncCopyWaitGroupsService(GPUMemThreadContext *ctx, int32_t groups) {
   static_cast<BlockRunner *>(ctx->scheduler)->asyncCopyWaitGroups(ctx, groups);
 }
 
+void divisionErrorService(GPUMemThreadContext *ctx, int32_t overflow,
+                          const char *what, const char *location) {
+  reportDivisionError(ctx, overflow != 0, what, location);
+}
+
 constexpr GPUMemRuntimeServices services = {
     barrierService,        shuffleService,
     assertFailService,     barrierSyncService,
@@ -167,7 +172,8 @@ constexpr GPUMemRuntimeServices services = {
     addressAccessService,  blockPhaseService,
     ptxAsyncCopy,          ptxAsyncCopyCommit,
     ptxAsyncCopyWait,      asyncCopyIssueService,
-    asyncCopyGroupService, asyncCopyWaitGroupsService};
+    asyncCopyGroupService, asyncCopyWaitGroupsService,
+    divisionErrorService};
 
 } // namespace
 

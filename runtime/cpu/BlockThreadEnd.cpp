@@ -202,9 +202,10 @@ void BlockRunner::reportFault(int signal, const void *address) const {
       (GPUMEM_CHECK_MEMCHECK | GPUMEM_CHECK_RACECHECK | GPUMEM_CHECK_INITCHECK);
   const char *hint =
       signal == SIGFPE || signal == SIGILL
-          ? (checked ? "gpumem: note: --sanitize checks memory accesses, not "
-                       "arithmetic: look for a division whose divisor can be "
-                       "zero (or INT_MIN / -1)\n"
+          ? (checked ? "gpumem: note: --sanitize checks the divisors of "
+                       "scalar arith divisions, and this trap came from one "
+                       "it does not see (a vector division, an LLVM dialect "
+                       "one, inline assembly)\n"
                      : "gpumem: note: run again with --sanitize to find the "
                        "access or operation that caused it\n")
       : checked ? "gpumem: note: --sanitize checks every memref access, so "

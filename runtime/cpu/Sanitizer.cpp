@@ -147,6 +147,23 @@ void printHeading(const GPUMemThreadContext *ctx, const std::string &kind,
 
 } // namespace
 
+void gpumem::cpu::reportDivisionError(const GPUMemThreadContext *ctx,
+                                      bool overflow, const char *what,
+                                      const char *location) {
+  std::unique_lock<std::mutex> lock;
+  const char *kind =
+      overflow ? "integer division overflow" : "integer division by zero";
+  if (!firstAtSite(lock, kind, location))
+    return;
+  printHeading(ctx, kind, location);
+  std::fprintf(stderr,
+               "  %s: %s, which traps on a CPU and gives an unspecified value "
+               "on a GPU; the division was made by 1 instead\n",
+               what ? what : "",
+               overflow ? "the smallest signed value divided by -1"
+                        : "the divisor is 0");
+}
+
 const char *gpumem::cpu::accessPhrase(int32_t flags) {
   if (flags & GPUMEM_SHARED_ATOMIC)
     return "updates it atomically";

@@ -91,6 +91,10 @@ void reportAsyncCopyRace(const GPUMemThreadContext *ctx, int32_t flags,
                          const char *what, const char *location, Coords copier,
                          const char *verb, const char *copyAt);
 
+/// services->divisionError.
+void reportDivisionError(const GPUMemThreadContext *ctx, bool overflow,
+                         const char *what, const char *location);
+
 /// services->accessError, with `buffer` describing the memref's memory
 /// ("device memory of 64 bytes allocated at ..."; empty when unknown).
 void reportAccessError(const GPUMemThreadContext *ctx, const char *what,

@@ -3,14 +3,18 @@
 // divisor comes from memory, so the compiler cannot fold the division.
 // RUN: not gpumem-run --target=cpu %s 2>&1 | FileCheck %s
 // CHECK: gpumem: error: kernel 'main_kernel' crashed (SIGFPE: integer division by zero or overflow) in block (0,0,0){{$}}
-// CHECK-NEXT: gpumem: note: in the launch at {{.*}}crash-fpe.mlir:[[@LINE+16]]:3
+// CHECK-NEXT: gpumem: note: in the launch at {{.*}}crash-fpe.mlir:[[@LINE+20]]:3
 // CHECK-NEXT: gpumem: note: run again with --sanitize
-// Under --sanitize, whose checks are of memory, the note says so.
+// Under --sanitize (memcheck) the division is checked: the divisor of
+// thread 3 is reported at its line, the division made by 1 instead, and
+// the run goes on, the same on every target that runs kernels on host cores.
 // RUN: not gpumem-run --target=cpu --sanitize %s 2>&1 | FileCheck %s --check-prefix=CHECKED
 // RUN: %if cuda-emu %{ not gpumem-run --target=cuda-emu --sanitize %s 2>&1 | FileCheck %s --check-prefix=CHECKED %}
-// CHECKED: gpumem: error: kernel 'main_kernel' crashed (SIGFPE: integer division by zero or overflow) in block (0,0,0)
-// CHECKED-NEXT: gpumem: note: in the launch at {{.*}}crash-fpe.mlir:[[@LINE+10]]:3
-// CHECKED-NEXT: gpumem: note: --sanitize checks memory accesses, not arithmetic: look for a division whose divisor can be zero (or INT_MIN / -1)
+// RUN: %if rocm-emu %{ not gpumem-run --target=rocm-emu --chip=gfx90a --sanitize=memcheck %s 2>&1 | FileCheck %s --check-prefix=CHECKED %}
+// CHECKED: gpumem: sanitizer: integer division by zero in kernel 'main_kernel', block (0,0,0) thread (3,0,0)
+// CHECKED-NEXT:   at {{.*}}crash-fpe.mlir:[[@LINE+16]]:10: %q = arith.divsi %c3, %d : i32
+// CHECKED-NEXT:   arith.divsi of i32: the divisor is 0, which traps on a CPU and gives an unspecified value on a GPU; the division was made by 1 instead
+// CHECKED-NEXT: gpumem: sanitizer: ERROR SUMMARY: 1 error
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

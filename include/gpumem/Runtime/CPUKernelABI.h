@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 10
+#define GPUMEM_CPU_ABI_VERSION 11
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 /* Lanes of a warp: a kernel's warps have GPUMEM_WARP_SIZE lanes (NVIDIA's,
  * and the default) unless its GPUMemCPUKernel::warpSize asks for
@@ -232,6 +232,14 @@ typedef struct GPUMemRuntimeServices {
                          int32_t bytes, int32_t srcBytes, const char *location);
   void (*asyncCopyGroup)(GPUMemThreadContext *ctx);
   void (*asyncCopyWaitGroups)(GPUMemThreadContext *ctx, int32_t groups);
+
+  /* --sanitize=memcheck: the integer division or remainder `what`
+   * ("arith.divsi of i32") at `location` has a divisor of 0 (`overflow`
+   * 0) or divides the smallest signed value by -1 (`overflow` 1), which
+   * traps on a CPU and gives an unspecified value on a GPU; the division
+   * is made by 1 instead. Reported like accessError. */
+  void (*divisionError)(GPUMemThreadContext *ctx, int32_t overflow,
+                        const char *what, const char *location);
 } GPUMemRuntimeServices;
 
 /* Bytes of a thread's queue of asynchronous copies (services->asyncCopy). */

@@ -44,6 +44,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cstddef>
+#include <limits>
 #include <string>
 
 using namespace mlir;
@@ -62,6 +63,8 @@ gpumem::hostkernel::getSanitizerService(StringRef name) {
     return GPUMEM_RUNTIME_SERVICE(deviceAccess);
   if (name == "addressAccess")
     return GPUMEM_RUNTIME_SERVICE(addressAccess);
+  if (name == "divisionError")
+    return GPUMEM_RUNTIME_SERVICE(divisionError);
   return std::nullopt;
 }
 
@@ -156,16 +159,87 @@ public:
       func.walk([&](Operation *op) {
         if (describe(op))
           accesses.push_back({op, context});
+        else if (bounds && isDivision(op))
+          divisions.push_back({op, context});
       });
     }
     for (auto [op, context] : accesses)
       instrument(op, context);
+    for (auto [op, context] : divisions)
+      instrumentDivision(op, context);
   }
 
 private:
   gpu::GPUModuleOp module;
   SanitizerCalls calls;
   bool bounds, races, init;
+  SmallVector<std::pair<Operation *, Value>> divisions;
+
+  /// A scalar integer division or remainder, which traps on a CPU when
+  /// its divisor is 0 (or, signed, for the smallest value by -1).
+  static bool isDivision(Operation *op) {
+    return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+               arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(
+               op) &&
+           op->getResult(0).getType().isIntOrIndex();
+  }
+
+  static bool isSignedDivision(Operation *op) {
+    return isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+               arith::FloorDivSIOp>(op);
+  }
+
+  /// memcheck on a division: `bad = divisor == 0 (or smallest / -1)`, the
+  /// divisor becomes `bad ? 1 : divisor`, and `scf.if bad` reports it
+  /// (divisionError), so the run goes on as a GPU's would.
+  void instrumentDivision(Operation *op, Value context) {
+    OpBuilder builder(op);
+    Location loc = op->getLoc();
+    Type type = op->getResult(0).getType();
+    auto constant = [&](int64_t value) -> Value {
+      if (isa<IndexType>(type))
+        return arith::ConstantIndexOp::create(builder, loc, value);
+      return arith::ConstantIntOp::create(builder, loc, type, value);
+    };
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Value byZero = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         rhs, constant(0));
+    Value bad = byZero;
+    if (isSignedDivision(op)) {
+      unsigned width = isa<IndexType>(type) ? 64 : type.getIntOrFloatBitWidth();
+      Value smallest =
+          isa<IndexType>(type)
+              ? constant(std::numeric_limits<int64_t>::min())
+              : arith::ConstantOp::create(
+                    builder, loc,
+                    builder.getIntegerAttr(
+                        type, llvm::APInt::getSignedMinValue(width)))
+                    .getResult();
+      // In statements: the order of the ops is the order of the source.
+      Value isSmallest = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, lhs, smallest);
+      Value byMinusOne = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, rhs, constant(-1));
+      Value overflow =
+          arith::AndIOp::create(builder, loc, isSmallest, byMinusOne);
+      bad = arith::OrIOp::create(builder, loc, byZero, overflow);
+    }
+    Value safe = arith::SelectOp::create(builder, loc, bad, constant(1), rhs);
+    op->setOperand(1, safe);
+    auto report =
+        scf::IfOp::create(builder, loc, bad, /*withElseRegion=*/false);
+    builder.setInsertionPoint(report.getThenRegion().front().getTerminator());
+    Value overflowFlag = arith::ExtUIOp::create(
+        builder, loc, builder.getI32Type(),
+        arith::XOrIOp::create(builder, loc, byZero,
+                              arith::ConstantIntOp::create(
+                                  builder, loc, builder.getI1Type(), 1)));
+    std::string what;
+    llvm::raw_string_ostream(what) << op->getName() << " of " << type;
+    callService(builder, loc, context, "divisionError",
+                {overflowFlag, getStringPointer(builder, loc, module, what),
+                 getLocationString(builder, loc, module)});
+  }
 
   /// Calls the service `name` (of GPUMemRuntimeServices) with `args`.
   void callService(OpBuilder &builder, Location loc, Value context,

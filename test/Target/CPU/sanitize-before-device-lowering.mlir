@@ -77,3 +77,34 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// memcheck checks scalar integer divisions: a divisor of 0, or (signed)
+// the smallest value by -1, becomes 1 and is reported through
+// divisionError with whether it overflowed; unsigned ones check for 0.
+// CHECK-DAG: llvm.func @__gpumem_sanitizer_divisionError(i32, !llvm.ptr, !llvm.ptr)
+// CHECK-LABEL: gpu.func @divide(
+// CHECK: %[[ZERO:.*]] = arith.cmpi eq, %[[D:.*]], %c0_i32 : i32
+// CHECK: %[[MIN:.*]] = arith.cmpi eq, %{{.*}}, %c-2147483648_i32 : i32
+// CHECK: %[[NEG:.*]] = arith.cmpi eq, %[[D]], %c-1_i32 : i32
+// CHECK: %[[OVER:.*]] = arith.andi %[[MIN]], %[[NEG]] : i1
+// CHECK: %[[BAD:.*]] = arith.ori %[[ZERO]], %[[OVER]] : i1
+// CHECK: %[[SAFE:.*]] = arith.select %[[BAD]], %c1_i32, %[[D]] : i32
+// CHECK: scf.if %[[BAD]] {
+// CHECK:   llvm.call @__gpumem_sanitizer_divisionError(
+// CHECK: }
+// CHECK: arith.divsi %{{.*}}, %[[SAFE]] : i32
+// CHECK: %[[UZERO:.*]] = arith.cmpi eq, %[[U:.*]], %c0 : index
+// CHECK-NOT: arith.andi
+// CHECK: %[[USAFE:.*]] = arith.select %[[UZERO]], %c1, %[[U]] : index
+// CHECK: arith.remui %{{.*}}, %[[USAFE]] : index
+gpu.module @kernels {
+  gpu.func @divide(%n: i32, %d: i32, %i: index, %u: index, %out: memref<2xi32>) kernel {
+    %q = arith.divsi %n, %d : i32
+    %r = arith.remui %i, %u : index
+    %c0 = arith.constant 0 : index
+    memref.store %q, %out[%c0] : memref<2xi32>
+    gpu.return
+  }
+}
