@@ -37,6 +37,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -178,10 +179,15 @@ private:
   /// A scalar integer division or remainder, which traps on a CPU when
   /// its divisor is 0 (or, signed, for the smallest value by -1).
   static bool isDivision(Operation *op) {
-    return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-               arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(
-               op) &&
-           op->getResult(0).getType().isIntOrIndex();
+    if (!isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+             arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op) ||
+        !op->getResult(0).getType().isIntOrIndex())
+      return false;
+    // A constant divisor that can neither be 0 nor overflow needs no check.
+    APInt divisor;
+    if (matchPattern(op->getOperand(1), m_ConstantInt(&divisor)))
+      return divisor.isZero() || (isSignedDivision(op) && divisor.isAllOnes());
+    return true;
   }
 
   static bool isSignedDivision(Operation *op) {

@@ -108,3 +108,24 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A constant divisor that is neither 0 nor (signed) -1 is not checked.
+// CHECK-LABEL: gpu.func @constant_divisor(
+// CHECK-NOT: divisionError
+// CHECK: arith.divsi %{{.*}}, %c3_i32 : i32
+// CHECK: arith.divui %{{.*}}, %c-1_i32 : i32
+gpu.module @kernels {
+  gpu.func @constant_divisor(%n: i32, %out: memref<2xi32>) kernel {
+    %c3 = arith.constant 3 : i32
+    %m1 = arith.constant -1 : i32
+    %q = arith.divsi %n, %c3 : i32
+    %u = arith.divui %n, %m1 : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    memref.store %q, %out[%c0] : memref<2xi32>
+    memref.store %u, %out[%c1] : memref<2xi32>
+    gpu.return
+  }
+}
