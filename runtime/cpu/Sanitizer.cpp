@@ -200,8 +200,15 @@ void gpumem::cpu::reportAccessError(const GPUMemThreadContext *ctx,
   if (!firstAtSite(lock, kind, location))
     return;
   printHeading(ctx, kind, location);
-  std::fprintf(stderr, "  index %lld of dimension %lld is outside 0..%lld\n",
-               (long long)index, (long long)dim, (long long)size - 1);
+  if (dim < 0)
+    std::fprintf(stderr,
+                 "  element %lld of the buffer the view was made from (by "
+                 "memref.reinterpret_cast) is outside 0..%lld: the view lies "
+                 "outside its buffer\n",
+                 (long long)index, (long long)size - 1);
+  else
+    std::fprintf(stderr, "  index %lld of dimension %lld is outside 0..%lld\n",
+                 (long long)index, (long long)dim, (long long)size - 1);
   if (!buffer.empty())
     std::fprintf(stderr, "  the memref views %s\n", buffer.c_str());
 }

@@ -165,7 +165,10 @@ typedef struct GPUMemRuntimeServices {
    * dimension `dim` of size `size`, out of bounds; the access is skipped.
    * `base` is the memref's aligned pointer, which the report names the
    * buffer by. The runtime reports it (once per site, then counts) and the
-   * program fails at its end. */
+   * program fails at its end. `dim` -1: the indices are inside the view,
+   * but the view (made by memref.reinterpret_cast) lies outside the buffer
+   * of `size` elements it was made from, whose element `index` it
+   * reaches. */
   void (*accessError)(GPUMemThreadContext *ctx, const char *what,
                       const char *location, int64_t dim, int64_t index,
                       int64_t size, const void *base);

@@ -427,6 +427,61 @@ private:
     return false;
   }
 
+  /// The buffer a memref.reinterpret_cast on `memref`'s way made it from,
+  /// when that is a memref.alloca or memref.alloc of the function with an
+  /// identity layout and the same element type; null otherwise.
+  static Value getReinterpretedBuffer(Value memref) {
+    Type element = cast<MemRefType>(memref.getType()).getElementType();
+    bool reinterpreted = false;
+    while (Operation *def = memref.getDefiningOp()) {
+      auto type = cast<MemRefType>(memref.getType());
+      if (isa<memref::AllocaOp, memref::AllocOp>(def))
+        return reinterpreted && type.getLayout().isIdentity() &&
+                       type.getElementType() == element
+                   ? memref
+                   : Value();
+      if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(def)) {
+        reinterpreted = true;
+        memref = reinterpret.getSource();
+      } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
+        memref = cast.getSource();
+      } else if (auto view = dyn_cast<ViewLikeOpInterface>(def);
+                 view && !isa<memref::ViewOp>(def)) {
+        memref = view.getViewSource();
+      } else {
+        return Value();
+      }
+    }
+    return Value();
+  }
+
+  /// The first and last element `op` touches, counted from the aligned
+  /// pointer of its memref (which views made without memref.view share
+  /// with the buffer they come from).
+  std::pair<Value, Value> elementsFromBase(OpBuilder &builder, Operation *op,
+                                           const Access &access) {
+    Location loc = op->getLoc();
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+    Value linear = metadata.getOffset();
+    Value lastStride;
+    for (auto [index, stride] :
+         llvm::zip(access.indices, metadata.getStrides())) {
+      linear = arith::AddIOp::create(
+          builder, loc, linear,
+          arith::MulIOp::create(builder, loc, index, stride));
+      lastStride = stride;
+    }
+    Value last = linear;
+    if (access.lastExtent > 1)
+      last = arith::AddIOp::create(
+          builder, loc, linear,
+          arith::MulIOp::create(builder, loc, lastStride,
+                                arith::ConstantIndexOp::create(
+                                    builder, loc, access.lastExtent - 1)));
+    return {linear, last};
+  }
+
   /// Whether `memref` may view memory outside the buffer it was made from:
   /// a memref.reinterpret_cast or a subview at a dynamic offset on its way,
   /// or a value whose origin is not known here (a function's argument, a
@@ -506,8 +561,10 @@ private:
     // dimension of a vector access whose first element is inside, its last
     // element.
     SmallVector<Value> inside, sizes, reported;
+    SmallVector<int64_t> dims;
     Value all;
     for (auto [d, index] : llvm::enumerate(access.indices)) {
+      dims.push_back(int64_t(d));
       Value size = memref::DimOp::create(builder, loc, access.memref, d);
       Value in = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                        index, size);
@@ -527,6 +584,37 @@ private:
       inside.push_back(in);
       sizes.push_back(size);
       all = all ? arith::AndIOp::create(builder, loc, all, in).getResult() : in;
+    }
+    // A view made by memref.reinterpret_cast of a buffer allocated here
+    // may lie outside it with every index inside the view: the element
+    // the access reaches, counted from the buffer's start, must be one of
+    // the buffer's too (reported as dimension -1, only when the indices
+    // are inside).
+    Value buffer = cast<MemRefType>(access.memref.getType()).isStrided()
+                       ? getReinterpretedBuffer(access.memref)
+                       : Value();
+    if (buffer) {
+      auto [linear, last] = elementsFromBase(builder, op, access);
+      Value elements = arith::ConstantIndexOp::create(builder, loc, 1);
+      for (int64_t d = 0, e = cast<MemRefType>(buffer.getType()).getRank();
+           d < e; ++d)
+        elements = arith::MulIOp::create(
+            builder, loc, elements,
+            memref::DimOp::create(builder, loc, buffer, d));
+      Value firstIn = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, linear, elements);
+      Value lastIn = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, last, elements);
+      Value in = arith::AndIOp::create(builder, loc, firstIn, lastIn);
+      Value outsideView = arith::XOrIOp::create(
+          builder, loc, all,
+          arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
+      inside.push_back(arith::OrIOp::create(builder, loc, outsideView, in));
+      reported.push_back(
+          arith::SelectOp::create(builder, loc, firstIn, last, linear));
+      sizes.push_back(elements);
+      dims.push_back(-1);
+      all = arith::AndIOp::create(builder, loc, all, in);
     }
     auto check = scf::IfOp::create(builder, loc, op->getResultTypes(), all,
                                    /*withElseRegion=*/true);
@@ -573,7 +661,7 @@ private:
                                       /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPoint(report.getThenRegion().front().getTerminator());
-      Value dim = arith::ConstantIntOp::create(builder, loc, i64, d);
+      Value dim = arith::ConstantIntOp::create(builder, loc, i64, dims[d]);
       Value index = arith::IndexCastOp::create(builder, loc, i64, reported[d]);
       Value size = arith::IndexCastOp::create(builder, loc, i64, sizes[d]);
       callService(builder, loc, context,
