@@ -12,7 +12,8 @@ Algorithm:
      the seed; how far along it a run gets depends on --seconds.
   3. --jobs worker threads take the mutants in that order: `gpumem-opt
      MUTANT` must exit 0 (verifier-valid), then the mutant goes through the
-     cpu, cuda (format=isa), cuda-emu, rocm, rocm-emu and vulkan pipelines
+     cpu, cuda (format=isa), cuda-emu, rocm, rocm-emu and vulkan pipelines,
+     the cpu, cuda-emu and rocm-emu ones again with --sanitize's checks,
      and, if it has func.func @main, `gpumem-run -v --target=cpu`.
   4. A finding is a signal death, a timeout, or a crash marker (LLVM ERROR,
      stack dump, assertion, UNREACHABLE) in the output; a normal `error:`
@@ -296,7 +297,14 @@ def check(build, path, text):
                 ("cuda-emu", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline")),
                 ("rocm", opt_cmd(build, path, "--gpumem-rocm-pipeline")),
                 ("rocm-emu", opt_cmd(build, path, "--gpumem-rocm-emu-pipeline")),
-                ("vulkan", opt_cmd(build, path, "--gpumem-vulkan-pipeline"))]
+                ("vulkan", opt_cmd(build, path, "--gpumem-vulkan-pipeline")),
+                # --sanitize's instrumentation, on the targets that have it.
+                ("cpu-sanitize", opt_cmd(build, path, "--gpumem-cpu-pipeline="
+                                         "sanitize=memcheck,racecheck,initcheck,synccheck")),
+                ("cuda-emu-sanitize", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline="
+                                              "sanitize=memcheck,racecheck,initcheck")),
+                ("rocm-emu-sanitize", opt_cmd(build, path, "--gpumem-rocm-emu-pipeline="
+                                              "sanitize=memcheck,racecheck,initcheck"))]
     if re.search(r"func\.func @main\b", text):
         commands.append(("run", [os.path.join(build, "bin", "gpumem-run"),
                                  "-v", "--target=cpu", path]))
