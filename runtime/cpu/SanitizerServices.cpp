@@ -47,6 +47,8 @@ void BlockRunner::sharedAccess(GPUMemThreadContext *ctx, const void *address,
                        describeOutsideArena(at));
     return;
   }
+  if (!(flags & (GPUMEM_SHARED_CHECK_RACES | GPUMEM_SHARED_CHECK_INIT)))
+    return; // memcheck only
   shadow.prepare(size_t(shared));
   shadow.access(ctx, epoch, arena, address, bytes, flags, what, location);
 }
