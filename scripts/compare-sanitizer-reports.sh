@@ -5,15 +5,19 @@
 # diff. Addresses (0x...) are not compared; blocks run on one worker
 # (GPUMEM_CPU_THREADS=1), so the first block to meet a bug is the same.
 #   scripts/compare-sanitizer-reports.sh BUILD cpu cuda-emu [FILE...]
+#   scripts/compare-sanitizer-reports.sh BUILD cuda-emu rocm-emu:gfx1100
 set -u
 build=$1 first=$2 second=$3
 shift 3
 here=$(cd "$(dirname "$0")/.." && pwd)
 files=("$@")
 [ ${#files[@]} -eq 0 ] && files=("$here"/test/Sanitizer/*.mlir)
+# A target is a word (cpu, cuda-emu) or TARGET:CHIP (rocm-emu:gfx1100).
 report() {
-  GPUMEM_CPU_THREADS=1 timeout 120 "$build/bin/gpumem-run" --target="$1" \
-    --sanitize "$2" 2>&1 | sed -E 's/0x[0-9a-f]+/0x.../g'
+  local target=${1%%:*} chip=()
+  [ "$target" != "$1" ] && chip=(--chip="${1#*:}")
+  GPUMEM_CPU_THREADS=1 timeout 120 "$build/bin/gpumem-run" --target="$target" \
+    "${chip[@]}" --sanitize "$2" 2>&1 | sed -E 's/0x[0-9a-f]+/0x.../g'
   echo "exit status ${PIPESTATUS[0]}"
 }
 for file in "${files[@]}"; do
