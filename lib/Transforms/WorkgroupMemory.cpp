@@ -183,11 +183,7 @@ uint32_t gpumem::getSharedBytesBuffer(Value memref) {
     if (auto number =
             def->getAttrOfType<IntegerAttr>(kSharedBytesBufferAttrName))
       return uint32_t(number.getInt());
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      memref = cast.getSource();
-      continue;
-    }
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    auto view = dyn_cast<ViewLikeOpInterface>(def); // casts too
     if (!view)
       return 0;
     memref = view.getViewSource();

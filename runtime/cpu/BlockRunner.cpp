@@ -262,9 +262,7 @@ void BlockRunner::prepare(const LaunchInfo &info) {
   size_t arenaBytes = size_t(info.staticBytes + info.dynamicBytes);
   if (arenaBytes > arenaCapacity || !arena)
     mapArena(info, arenaBytes);
-  setArenaLanding(info.kernel->checks &
-                  (GPUMEM_CHECK_MEMCHECK | GPUMEM_CHECK_RACECHECK |
-                   GPUMEM_CHECK_INITCHECK));
+  setArenaLanding(checksMemory(info.kernel));
 
   GPUMemThreadContext base = {};
   for (int d = 0; d < 3; ++d) {

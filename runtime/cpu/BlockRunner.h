@@ -279,6 +279,12 @@ private:
   /// writable: an access there that the checks report lands in them
   /// instead of faulting, and the run goes on; otherwise inaccessible.
   void setArenaLanding(bool landing);
+  /// Whether `kernel` was compiled with a check of memory (memcheck,
+  /// racecheck or initcheck), not synccheck alone.
+  static bool checksMemory(const GPUMemCPUKernel *kernel) {
+    return kernel->checks & (GPUMEM_CHECK_MEMCHECK | GPUMEM_CHECK_RACECHECK |
+                             GPUMEM_CHECK_INITCHECK);
+  }
   /// Whether `address` is in the arena, its redzone, or its guards while
   /// they take accesses (setArenaLanding).
   bool nearArena(uintptr_t address) const;

@@ -197,23 +197,18 @@ void BlockRunner::reportFault(int signal, const void *address) const {
                   coords(ctx.threadId).text);
   // Under --sanitize a hint to use it would mislead: say what its checks
   // cannot see instead.
-  bool checked =
-      launch->kernel->checks &
-      (GPUMEM_CHECK_MEMCHECK | GPUMEM_CHECK_RACECHECK | GPUMEM_CHECK_INITCHECK);
-  const char *hint =
-      signal == SIGFPE || signal == SIGILL
-          ? (checked ? "gpumem: note: --sanitize checks the divisors of "
-                       "scalar arith divisions, and this trap came from one "
-                       "it does not see (a vector division, an LLVM dialect "
-                       "one, inline assembly)\n"
-                     : "gpumem: note: run again with --sanitize to find the "
-                       "access or operation that caused it\n")
-      : checked ? "gpumem: note: --sanitize checks every memref access, so "
-                  "this one either was reported above or does not go through "
-                  "a memref (an address made from an integer, inline "
-                  "assembly, a library call)\n"
-                : "gpumem: note: run again with --sanitize to find the access "
-                  "or operation that caused it\n";
+  const char *hint = "gpumem: note: run again with --sanitize to find the "
+                     "access or operation that caused it\n";
+  if (checksMemory(launch->kernel))
+    hint = signal == SIGFPE || signal == SIGILL
+               ? "gpumem: note: --sanitize checks the divisors of scalar "
+                 "arith divisions, and this trap came from one it does not "
+                 "see (a vector division, an LLVM dialect one, inline "
+                 "assembly)\n"
+               : "gpumem: note: --sanitize checks every memref access, so "
+                 "this one either was reported above or does not go "
+                 "through a memref (an address made from an integer, inline "
+                 "assembly, a library call)\n";
   char message[1024];
   int length =
       std::snprintf(message, sizeof(message),

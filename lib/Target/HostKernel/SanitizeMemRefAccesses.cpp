@@ -387,14 +387,7 @@ private:
     auto type = cast<MemRefType>(access.memref.getType());
     int64_t elementBytes =
         int64_t(DataLayout::closest(op).getTypeSize(type.getElementType()));
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
-    Value linear = metadata.getOffset();
-    for (auto [index, stride] :
-         llvm::zip(access.indices, metadata.getStrides()))
-      linear = arith::AddIOp::create(
-          builder, loc, linear,
-          arith::MulIOp::create(builder, loc, index, stride));
+    Value linear = firstElement(builder, loc, access);
     Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
         builder, loc, access.memref);
     Value address = arith::AddIOp::create(
@@ -443,8 +436,6 @@ private:
       if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(def)) {
         reinterpreted = true;
         memref = reinterpret.getSource();
-      } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
-        memref = cast.getSource();
       } else if (auto view = dyn_cast<ViewLikeOpInterface>(def);
                  view && !isa<memref::ViewOp>(def)) {
         memref = view.getViewSource();
@@ -455,23 +446,33 @@ private:
     return Value();
   }
 
+  /// The element an access reaches first, counted from its memref's
+  /// aligned pointer (the view's offset plus each index times its stride);
+  /// with `lastStride`, also the stride of the last dimension.
+  static Value firstElement(OpBuilder &builder, Location loc,
+                            const Access &access, Value *lastStride = nullptr) {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+    Value linear = metadata.getOffset();
+    for (auto [index, stride] :
+         llvm::zip(access.indices, metadata.getStrides())) {
+      linear = arith::AddIOp::create(
+          builder, loc, linear,
+          arith::MulIOp::create(builder, loc, index, stride));
+      if (lastStride)
+        *lastStride = stride;
+    }
+    return linear;
+  }
+
   /// The first and last element `op` touches, counted from the aligned
   /// pointer of its memref (which views made without memref.view share
   /// with the buffer they come from).
   std::pair<Value, Value> elementsFromBase(OpBuilder &builder, Operation *op,
                                            const Access &access) {
     Location loc = op->getLoc();
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
-    Value linear = metadata.getOffset();
     Value lastStride;
-    for (auto [index, stride] :
-         llvm::zip(access.indices, metadata.getStrides())) {
-      linear = arith::AddIOp::create(
-          builder, loc, linear,
-          arith::MulIOp::create(builder, loc, index, stride));
-      lastStride = stride;
-    }
+    Value linear = firstElement(builder, loc, access, &lastStride);
     Value last = linear;
     if (access.lastExtent > 1)
       last = arith::AddIOp::create(
@@ -502,12 +503,10 @@ private:
               memref::ViewOp, UnrealizedConversionCastOp,
               gpu::DynamicSharedMemoryOp>(def))
         return false;
-      if (auto cast = dyn_cast<memref::CastOp>(def))
-        memref = cast.getSource();
-      else if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-        memref = view.getViewSource();
-      else
+      auto view = dyn_cast<ViewLikeOpInterface>(def); // casts too
+      if (!view)
         return true;
+      memref = view.getViewSource();
     }
     auto argument = cast<BlockArgument>(memref);
     auto kernel = dyn_cast<gpu::GPUFuncOp>(argument.getOwner()->getParentOp());
