@@ -4,20 +4,26 @@
 # compares the reports: "same FILE (A B)" or "DIFFERENT FILE (A B)" with a
 # diff. Addresses (0x...) are not compared; blocks run on one worker
 # (GPUMEM_CPU_THREADS=1), so the first block to meet a bug is the same.
+# $SANITIZE names the checks (--sanitize=$SANITIZE; all when unset).
 #   scripts/compare-sanitizer-reports.sh BUILD cpu cuda-emu [FILE...]
 #   scripts/compare-sanitizer-reports.sh BUILD cuda-emu rocm-emu:gfx1100
+#   SANITIZE=memcheck scripts/compare-sanitizer-reports.sh BUILD cpu cuda-emu+device-log
 set -u
 build=$1 first=$2 second=$3
 shift 3
 here=$(cd "$(dirname "$0")/.." && pwd)
 files=("$@")
 [ ${#files[@]} -eq 0 ] && files=("$here"/test/Sanitizer/*.mlir)
-# A target is a word (cpu, cuda-emu) or TARGET:CHIP (rocm-emu:gfx1100).
+checks=--sanitize${SANITIZE:+=$SANITIZE}
+# A target is a word (cpu, cuda-emu) or TARGET:CHIP (rocm-emu:gfx1100),
+# with +device-log for --sanitize-device-log (cuda-emu+device-log).
 report() {
-  local target=${1%%:*} chip=()
-  [ "$target" != "$1" ] && chip=(--chip="${1#*:}")
+  local spec=${1%+device-log} extra=()
+  [ "$spec" != "$1" ] && extra=(--sanitize-device-log)
+  local target=${spec%%:*}
+  [ "$target" != "$spec" ] && extra+=(--chip="${spec#*:}")
   GPUMEM_CPU_THREADS=1 timeout 120 "$build/bin/gpumem-run" --target="$target" \
-    "${chip[@]}" --sanitize "$2" 2>&1 | sed -E 's/0x[0-9a-f]+/0x.../g'
+    "${extra[@]}" "$checks" "$2" 2>&1 | sed -E 's/0x[0-9a-f]+/0x.../g'
   echo "exit status ${PIPESTATUS[0]}"
 }
 for file in "${files[@]}"; do

@@ -8,9 +8,11 @@
 # test/Programs. A program a target lists in
 # test/Target/<Target>/Integration/unsupported.txt is reported as skipped
 # there, and fails the run once it matches.
-# A target written cpu+sanitize runs with --sanitize (test/Sanitizer), one
-# written rocm-emu@gfx1100 with --chip=gfx1100; compared with the same
-# target without --sanitize, it skips no program of the unsupported list.
+# A target written cpu+sanitize runs with --sanitize (test/Sanitizer),
+# cuda-emu+device-log with --sanitize=memcheck --sanitize-device-log (the
+# cuda target's checks in the device code), one written rocm-emu@gfx1100
+# with --chip=gfx1100; compared with the same target without them, it skips
+# no program of the unsupported list.
 # The targets and which of them run here are what `gpumem-run
 # --list-targets` of the build says: a target it does not name, or names
 # unavailable, is an error (exit 2) before any program runs.
@@ -43,6 +45,7 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 for target in "${targets[@]}"; do
   name=${target%+sanitize}
+  name=${name%+device-log}
   name=${name%@*}
   state=${known[$name]-}
   if [ -z "$state" ]; then
@@ -54,6 +57,11 @@ for target in "${targets[@]}"; do
   fi
 done
 failed=0
+# The target without +sanitize or +device-log.
+unchecked() {
+  local target=${1%+sanitize}
+  echo "${target%+device-log}"
+}
 for program in $(gpu_programs "$root"); do
   name=${program#$root/}
   mode=$(host_buffers_mode "$program")
@@ -63,15 +71,16 @@ for program in $(gpu_programs "$root"); do
   for target in "${targets[@]}"; do
     # TARGET+sanitize: the target with --sanitize (its reports would differ);
     # TARGET@CHIP: the target compiling for CHIP.
-    base=${target%+sanitize}
+    base=$(unchecked "$target")
     flags=(--target="${base%@*}")
-    [ "$target" != "$base" ] && flags+=(--sanitize)
+    [ "$target" = "$base+sanitize" ] && flags+=(--sanitize)
+    [ "$target" = "$base+device-log" ] && flags+=(--sanitize=memcheck --sanitize-device-log)
     [ "$base" != "${base%@*}" ] && flags+=(--chip="${base#*@}")
     output=$("$build/bin/gpumem-run" "${flags[@]}" --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
     reason=$(unsupported_reason "$root" "$target" "$program")
     # The same target with --sanitize is compared with its own output: the
     # list's reasons, about the cpu target's output, do not apply.
-    [ -n "$reference" ] && [ "${target%+sanitize}" = "${first%+sanitize}" ] && reason=""
+    [ -n "$reference" ] && [ "$base" = "$(unchecked "$first")" ] && reason=""
     if [ -n "$reference" ] && [ -n "$reason" ]; then
       # Listed as not running there yet: say so, and fail once it does.
       if [ "$output" = "$reference" ]; then

@@ -14,6 +14,7 @@ Algorithm:
      MUTANT` must exit 0 (verifier-valid), then the mutant goes through the
      cpu, cuda (format=isa), cuda-emu, rocm, rocm-emu and vulkan pipelines,
      the cpu, cuda-emu and rocm-emu ones again with --sanitize's checks,
+     the cuda and cuda-emu ones with memcheck in the device code (its log),
      and, if it has func.func @main, `gpumem-run -v --target=cpu`.
   4. A finding is a signal death, a timeout, or a crash marker (LLVM ERROR,
      stack dump, assertion, UNREACHABLE) in the output; a normal `error:`
@@ -304,7 +305,12 @@ def check(build, path, text):
                 ("cuda-emu-sanitize", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline="
                                               "sanitize=memcheck,racecheck,initcheck")),
                 ("rocm-emu-sanitize", opt_cmd(build, path, "--gpumem-rocm-emu-pipeline="
-                                              "sanitize=memcheck,racecheck,initcheck"))]
+                                              "sanitize=memcheck,racecheck,initcheck")),
+                # memcheck in the NVIDIA device code, with its log.
+                ("cuda-sanitize", opt_cmd(build, path, "--gpumem-cuda-pipeline="
+                                          "format=isa sanitize=memcheck")),
+                ("cuda-emu-device-log", opt_cmd(build, path, "--gpumem-cuda-emu-pipeline="
+                                                "sanitize=memcheck device-sanitizer-log=true"))]
     if re.search(r"func\.func @main\b", text):
         commands.append(("run", [os.path.join(build, "bin", "gpumem-run"),
                                  "-v", "--target=cpu", path]))

@@ -10,6 +10,7 @@
 #include "CUDARuntimeTestSupport.h"
 #include "DriverTypes.h"
 
+#include "gpumem/Runtime/DeviceSanitizerLog.h"
 #include "gpumem/Runtime/TargetSelection.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <elf.h>
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -433,6 +435,93 @@ TEST_F(CUDARuntimeDeathTest, LaunchFails) {
       R"(\(grid 4x4x1, block 16x16x1, 2048 bytes of dynamic shared memory\): )"
       R"(CUDA_ERROR_INVALID_VALUE: invalid argument
 $)");
+}
+
+//--- --sanitize=memcheck's log in device memory ----------------------------//
+
+/// A record of a device log (DeviceSanitizerLog.h) for site `what` at
+/// `location` of `kind`, first by linear block `block`, thread `thread`.
+GPUMemDeviceSanitizerRecord logRecord(int32_t kind, const char *what,
+                                      const char *location, uint64_t block,
+                                      uint64_t thread, uint32_t hits) {
+  GPUMemDeviceSanitizerRecord record{};
+  record.kind = kind;
+  record.whatAddress = uintptr_t(what);
+  record.locationAddress = uintptr_t(location);
+  record.first = block << GPUMEM_DEVICE_SANITIZER_THREAD_BITS | thread;
+  record.hits = hits;
+  std::snprintf(record.what, sizeof(record.what), "%s", what);
+  std::snprintf(record.location, sizeof(record.location), "%s", location);
+  return record;
+}
+
+// After a launch of an instrumented module's kernel the runtime waits for
+// it, reads the log its code wrote, reports each site once (two records of
+// one site merged, sites in the order of their first thread) with the
+// words of the other targets, and fails the program at its end.
+TEST_F(CUDARuntimeDeathTest, SanitizerLogIsReportedAfterTheLaunch) {
+  auto log = std::make_unique<GPUMemDeviceSanitizerLog>();
+  *log = {};
+  log->count = 3;
+  log->records[0] =
+      logRecord(GPUMEM_DEVICE_REPORT_ACCESS, "load from memref<8xf32>",
+                "k.mlir:9:5", /*block=*/5, /*thread=*/3, 2);
+  log->records[0].detail = 0;
+  log->records[0].index = 8;
+  log->records[0].size = 8;
+  log->records[1] =
+      logRecord(GPUMEM_DEVICE_REPORT_DIVISION, "arith.divsi of i32",
+                "k.mlir:4:7", /*block=*/1, /*thread=*/0, 1);
+  log->records[2] =
+      logRecord(GPUMEM_DEVICE_REPORT_SHARED_ACCESS,
+                "store to memref<4xi32, #gpu.address_space<workgroup>>",
+                "k.mlir:6:3", /*block=*/1, /*thread=*/2, 1);
+  log->records[2].detail = 0;
+  log->records[2].index = -1;
+  log->records[2].size = 4;
+  log->records[2].base = 16;
+  EXPECT_EXIT(
+      {
+        fake().SetGlobal(GPUMEM_DEVICE_SANITIZER_LOG, log.get(), sizeof(*log));
+        void *function = mgpuModuleGetFunction(
+            loadFakeModule("main_kernel " GPUMEM_DEVICE_SANITIZER_LOG),
+            "main_kernel");
+        mgpuLaunchKernel(function, 3, 2, 1, 4, 1, 1, 0, nullptr, nullptr,
+                         nullptr, 0);
+        require(fake().count("cuStreamSynchronize") == 1,
+                "the launch is waited for");
+        require(fake().count("cuMemsetD32_v2") == 1, "the log is cleared");
+        std::exit(0);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: sanitizer: integer division by zero in kernel )"
+      R"('main_kernel', block \(1,0,0\) thread \(0,0,0\)
+  at k\.mlir:4:7
+  arith\.divsi of i32: the divisor is 0, which traps on a CPU and gives an )"
+      R"(unspecified value on a GPU; the division was made by 1 instead
+gpumem: sanitizer: out-of-bounds store to memref<4xi32, )"
+      R"(#gpu\.address_space<workgroup>> in kernel 'main_kernel', block \(1,0,0\) thread \(2,0,0\)
+  at k\.mlir:6:3
+  index -1 of dimension 0 is outside 0\.\.3
+  the memref views the block's workgroup memory from byte 16
+gpumem: sanitizer: out-of-bounds load from memref<8xf32> in kernel )"
+      R"('main_kernel', block \(2,1,0\) thread \(3,0,0\)
+  at k\.mlir:9:5
+  index 8 of dimension 0 is outside 0\.\.7
+gpumem: sanitizer: the out-of-bounds load from memref<8xf32> at k\.mlir:9:5 )"
+      R"(happened 2 times
+gpumem: sanitizer: ERROR SUMMARY: 4 errors
+$)");
+}
+
+// A module whose image does not name the log costs no driver call, and a
+// launch of it is not waited for.
+TEST_F(CUDARuntimeDeathTest, UninstrumentedModulesHaveNoLog) {
+  EXPECT_IN_FRESH_PROCESS([] {
+    launch("main_kernel", 1, 1, 1, 32, 1, 1, 0);
+    require(fake().count("cuModuleGetGlobal_v2") == 0, "no global asked for");
+    require(fake().count("cuStreamSynchronize") == 0, "no wait");
+  });
 }
 
 // The device's limits are checked before the driver is asked, which would

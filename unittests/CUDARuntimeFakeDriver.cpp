@@ -46,10 +46,13 @@ struct FakeContext {
   int device;
 };
 
+struct FakeModule;
+
 struct FakeFunction {
   std::string name;
   int staticShared;
   int maxDynamicShared;
+  FakeModule *module = nullptr;
 };
 
 struct FakeModule {
@@ -57,6 +60,8 @@ struct FakeModule {
   /// From a compressed fatbin entry: every kernel name is found.
   bool everyKernel = false;
   std::map<std::string, FakeFunction *> functions;
+  /// Its globals (fakeCudaSetGlobal), by name.
+  std::map<std::string, std::vector<unsigned char>> globals;
 };
 
 struct FakeStream {
@@ -84,6 +89,9 @@ struct State {
   bool deinitialized = false;
   int maxSharedOptin = 232448;
   std::map<std::string, int> staticShared;
+  /// fakeCudaSetGlobal: a global's name, and what each launch writes there.
+  std::string globalName;
+  std::vector<unsigned char> globalLaunchWrites;
   std::vector<FakeContext *> contexts;
   std::map<uintptr_t, size_t> registered; ///< host registrations
   std::map<uintptr_t, size_t> managed;    ///< cuMemAllocManaged's memory
@@ -209,6 +217,8 @@ FAKE_EXPORT void fakeCudaReset(void) {
   fake.memTotal = defaultTotal;
   fake.computeMajor = 9;
   fake.computeMinor = 0;
+  fake.globalName.clear();
+  fake.globalLaunchWrites.clear();
 }
 
 FAKE_EXPORT int fakeCudaCallLogSize(void) {
@@ -272,6 +282,14 @@ FAKE_EXPORT void fakeCudaSetConcurrentManagedAccess(int value) {
 FAKE_EXPORT void fakeCudaSetJitLog(const char *log) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().jitLog = log;
+}
+
+FAKE_EXPORT void fakeCudaSetGlobal(const char *name, const void *launchWrites,
+                                   size_t bytes) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().globalName = name;
+  auto *from = static_cast<const unsigned char *>(launchWrites);
+  state().globalLaunchWrites.assign(from, from + bytes);
 }
 
 FAKE_EXPORT void fakeCudaSetDeinitialized(int deinitialized) {
@@ -528,10 +546,26 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
     int staticShared =
         configured == state().staticShared.end() ? 0 : configured->second;
     found = new FakeFunction{name, staticShared,
-                             std::max(0, (48 << 10) - staticShared)};
+                             std::max(0, (48 << 10) - staticShared), loaded};
   }
   *function = reinterpret_cast<CUfunction>(found);
   recordResult(0, bits(found));
+  return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *pointer, size_t *bytes,
+                                          CUmodule module, const char *name) {
+  RECORD("cuModuleGetGlobal_v2", {0, 0, bits(module)}, name);
+  NEED_CONTEXT();
+  auto *loaded = reinterpret_cast<FakeModule *>(module);
+  std::lock_guard<std::mutex> lock(state().mutex);
+  if (state().globalName != name ||
+      loaded->image.find(name) == std::string::npos)
+    return CUDA_ERROR_NOT_FOUND;
+  std::vector<unsigned char> &global = loaded->globals[name];
+  global.resize(state().globalLaunchWrites.size());
+  *pointer = CUdeviceptr(uintptr_t(global.data()));
+  *bytes = global.size();
   return CUDA_SUCCESS;
 }
 
@@ -578,6 +612,13 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gridX,
       uint64_t(blockX) * blockY * blockZ > 1024 ||
       int64_t(sharedMemBytes) > fn->maxDynamicShared)
     return CUDA_ERROR_INVALID_VALUE;
+  // The kernel writes its module's global (fakeCudaSetGlobal).
+  if (fn->module) {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    auto global = fn->module->globals.find(state().globalName);
+    if (global != fn->module->globals.end())
+      global->second = state().globalLaunchWrites;
+  }
   return CUDA_SUCCESS;
 }
 

@@ -71,6 +71,11 @@ void fakeCudaSetStaticSharedBytes(const char *kernel, int bytes);
 void fakeCudaSetMemInfo(size_t free, size_t total);
 /// CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS (default 1).
 void fakeCudaSetConcurrentManagedAccess(int value);
+/// Modules whose text names `name` have a global of `bytes` bytes by that
+/// name (cuModuleGetGlobal); every later launch of one of their kernels
+/// writes `launchWrites` there, as a kernel would. Reset forgets it.
+void fakeCudaSetGlobal(const char *name, const void *launchWrites,
+                       size_t bytes);
 /// What a failing cuModuleLoadDataEx writes into the JIT error log.
 void fakeCudaSetJitLog(const char *log);
 /// Makes every call but cuGetErrorName/String return

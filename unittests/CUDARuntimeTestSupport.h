@@ -41,6 +41,7 @@ namespace gpumem_cuda_test {
   X(SetMemInfo)                                                                \
   X(SetConcurrentManagedAccess)                                                \
   X(SetJitLog)                                                                 \
+  X(SetGlobal)                                                                 \
   X(SetDeinitialized)                                                          \
   X(Deinitialized)
 

@@ -169,7 +169,8 @@ static void addMemRefSanitizer(OpPassManager &device,
 /// ops, everything the NVPTX backend gets, after the module has its
 /// #nvvm.target; `omit` names a pass to leave out (tests of the tests).
 static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit,
-                                  gpumem::SanitizerChecks sanitize = {}) {
+                                  gpumem::SanitizerChecks sanitize = {},
+                                  bool deviceLog = false) {
   // Tensor-core matrices: elementwise ops as register arithmetic, and scf
   // ops that carry them in NVVM's struct types, before convert-nvgpu-to-nvvm
   // (whose scf conversion does not know !gpu.mma_matrix) runs.
@@ -181,6 +182,10 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit,
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   // (Its memref.dim of dynamic shared memory read the launch's size too.)
   addMemRefSanitizer(device, sanitize);
+  // On the GPU (and on cuda-emu when asked), the checks report through a
+  // log in device memory.
+  if (deviceLog && !sanitize.empty())
+    device.addPass(gpumem::createGPUMemDefineNVVMSanitizerLogPass());
   if (omit != "gpumem-read-dynamic-shared-size-nvvm")
     device.addPass(gpumem::createGPUMemReadDynamicSharedSizeNVVMPass());
   if (omit != "gpumem-rewrite-shuffle-up-for-nvvm")
@@ -243,7 +248,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
                  getPlanOptions(options, "cuda", oldest), options.chip,
                  options.features, format, options.toolkit, options.optLevel);
-  addNVVMDeviceLowering(pm, "");
+  addNVVMDeviceLowering(pm, "", options.sanitize, /*deviceLog=*/true);
   addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "",
                   /*fatbinOfChips=*/chips.chips.size() > 1 &&
                       format == gpumem::BinaryFormat::Bin);
@@ -267,12 +272,16 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
                  options.chip, options.features, gpumem::BinaryFormat::ISA, "",
                  3,
                  /*recordMemoryCalls=*/true);
-  addNVVMDeviceLowering(pm, options.omitPass, options.sanitize);
+  addNVVMDeviceLowering(pm, options.omitPass, options.sanitize,
+                        options.deviceSanitizerLog);
   GPUMemLowerNVVMToCPUPassOptions lowering;
   lowering.coroutines = options.coroutines;
-  lowering.sanitize = options.sanitize;
+  // With the device's log, the runtime knows nothing of the checks: it
+  // reads the log as the cuda runtime does.
+  if (!options.deviceSanitizerLog)
+    lowering.sanitize = options.sanitize;
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUMemLowerNVVMToCPUPass(lowering));
-  if (!options.sanitize.getValue().empty()) {
+  if (!options.sanitize.getValue().empty() && !options.deviceSanitizerLog) {
     GPUMemSanitizeNVVMAccessesPassOptions sanitize;
     sanitize.checks = options.sanitize;
     pm.addNestedPass<gpu::GPUModuleOp>(

@@ -64,6 +64,7 @@ static void buildCuda(OpPassManager &pm, const gpumem::TargetOptions &options,
                     (nvidiaChip->droppedInCuda &&
                      toolkit->release >= nvidiaChip->droppedInCuda)))
       cudaOptions.format = gpumem::BinaryFormat::ISA;
+  cudaOptions.sanitize = options.sanitize.getValue();
   setSharedOptions(cudaOptions, options);
   gpumem::buildCudaPipeline(pm, cudaOptions);
 }
@@ -76,6 +77,7 @@ static void buildCudaEmu(OpPassManager &pm,
     emuOptions.chip = chip.str();
   emuOptions.cpu = hostCPU(options);
   emuOptions.sanitize = options.sanitize.getValue();
+  emuOptions.deviceSanitizerLog = options.sanitizeDeviceLog.getValue();
   setSharedOptions(emuOptions, options);
   gpumem::buildCudaEmuPipeline(pm, emuOptions);
 }
@@ -187,7 +189,7 @@ static std::string probeVulkan(std::string &detail) {
 static const gpumem::TargetInfo kTargets[] = {
     {gpumem::Target::CPU, "cpu", "gpumem_cpu_runtime", /*sanitizes=*/true,
      /*defaultChip=*/nullptr, /*fixedSubgroupSize=*/32, buildCpu, probeCpu},
-    {gpumem::Target::CUDA, "cuda", "gpumem_cuda_runtime", /*sanitizes=*/false,
+    {gpumem::Target::CUDA, "cuda", "gpumem_cuda_runtime", /*sanitizes=*/true,
      /*defaultChip=*/"sm_90", /*fixedSubgroupSize=*/32, buildCuda, probeCuda},
     {gpumem::Target::CUDAEmu, "cuda-emu", "gpumem_cpu_runtime",
      /*sanitizes=*/true, /*defaultChip=*/"sm_90", /*fixedSubgroupSize=*/32,

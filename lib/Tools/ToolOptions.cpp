@@ -190,6 +190,12 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
     return failure();
   // The combinations need the targets; "auto" resolves here only when
   // another option depends on it.
+  if (options.sanitizeDeviceLog &&
+      options.sanitize.getValue().flags != GPUMEM_CHECK_MEMCHECK) {
+    reportToolError("--sanitize-device-log is for --sanitize=memcheck, the "
+                    "check the device code makes itself");
+    return failure();
+  }
   bool dependsOnTarget = !options.chip.empty() || sanitize ||
                          options.subgroupSize != 32 ||
                          options.maxSharedMemory.getNumOccurrences();
@@ -220,8 +226,26 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   if (sanitize &&
       noneTakes([](const TargetInfo &info) { return info.sanitizes; })) {
     reportToolError(Twine("--sanitize runs on the cpu, cuda-emu and "
-                          "rocm-emu targets, not ") +
+                          "rocm-emu targets (memcheck on cuda too), not ") +
                     info.name + "; use --target=cpu");
+    return failure();
+  }
+  if (options.sanitizeDeviceLog &&
+      (targets->size() != 1 || targets->front() != Target::CUDAEmu)) {
+    reportToolError(Twine("--sanitize-device-log is for --target=cuda-emu "
+                          "(the cuda target always reports so), not ") +
+                    info.name);
+    return failure();
+  }
+  // On the GPU only memcheck runs: the other checks need the runtime's
+  // shadows of every byte and its scheduler.
+  int32_t beyondMemcheck =
+      options.sanitize.getValue().flags & ~int32_t(GPUMEM_CHECK_MEMCHECK);
+  if (beyondMemcheck && llvm::is_contained(*targets, Target::CUDA)) {
+    reportToolError("--target=cuda checks memcheck only, in the device code; "
+                    "racecheck, initcheck and synccheck run on the cpu, "
+                    "cuda-emu and rocm-emu targets: use --sanitize=memcheck, "
+                    "or --target=cuda-emu");
     return failure();
   }
   if (options.maxSharedMemory.getNumOccurrences() &&

@@ -158,7 +158,8 @@ void asyncCopyWaitGroupsService(GPUMemThreadContext *ctx, int32_t groups) {
 
 void divisionErrorService(GPUMemThreadContext *ctx, int32_t overflow,
                           const char *what, const char *location) {
-  reportDivisionError(ctx, overflow != 0, what, location);
+  gpumem::runtime::reportDivisionError(reportingThread(ctx), overflow != 0,
+                                       what, location);
 }
 
 constexpr GPUMemRuntimeServices services = {

@@ -196,7 +196,9 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
     if (module->kernels[i].checks &
         (GPUMEM_CHECK_INITCHECK | GPUMEM_CHECK_RACECHECK))
       enableDeviceMemoryShadows();
-    if (module->kernels[i].checks & GPUMEM_CHECK_MEMCHECK)
+    // (The device's log names the allocation a memref views, too.)
+    if ((module->kernels[i].checks & GPUMEM_CHECK_MEMCHECK) ||
+        module->kernels[i].deviceSanitizerLog)
       enableDeviceMemoryMappings();
   }
   return new LoadedModule{library, module};

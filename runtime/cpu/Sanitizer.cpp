@@ -1,16 +1,9 @@
 //===----------------------------------------------------------------------===//
 // Sanitizer reports (Sanitizer.h).
 //
-// A site is an error kind at one location (the strings an instrumented
-// access passes, kept as copies: the kernel's module may be unloaded before
-// the summary). Its first error prints a report on stderr: the kind, kernel,
-// block and thread, the location with its source line (read from the file
-// the location names, when it can be read), and the details; later ones
-// only count. The first error also registers an exit handler that prints,
-// after everything the program printed, how often each site erred when more
-// than once and "ERROR SUMMARY: N errors" (as compute-sanitizer does), then
-// ends the process with status 1. A mutex guards the sites: workers report
-// concurrently.
+// Sites, headings and the summary are the runtimes' common ones
+// (runtime/common/SanitizerReports.cpp); the reports here add what the
+// cpu runtime knows: the reporting thread's context and the shadows.
 //
 // racecheck and initcheck on workgroup memory: before each access, the
 // thread's bytes are compared with the shadow. A read of a byte no thread
@@ -28,6 +21,7 @@
 
 #include "Sanitizer.h"
 #include "SchedulingMessages.h"
+#include "Support.h"
 
 #include <atomic>
 #include <cstdio>
@@ -41,127 +35,37 @@ using namespace gpumem::cpu;
 
 namespace {
 
-struct Site {
-  std::string kind;
-  std::string location;
-  unsigned long long count;
-};
-
-struct Sites {
-  std::mutex mutex;
-  std::vector<Site> sites;
-  unsigned long long errors = 0;
-};
-Sites &sites() {
-  static Sites *all = new Sites;
-  return *all;
-}
-
-/// Line `line` of `path`, without its newline and indentation; empty when
-/// unreadable.
-std::string sourceLine(const std::string &path, long line) {
-  FILE *file = std::fopen(path.c_str(), "r");
-  if (!file)
-    return "";
-  std::string text;
-  long current = 1;
-  for (int c; (c = std::fgetc(file)) != EOF;) {
-    if (c == '\n') {
-      if (current++ == line)
-        break;
-      continue;
-    }
-    if (current == line)
-      text.push_back(char(c));
-  }
-  std::fclose(file);
-  size_t first = text.find_first_not_of(" \t");
-  return first == std::string::npos ? "" : text.substr(first);
-}
-
-} // namespace
-
-std::string gpumem::cpu::withSource(const char *location) {
-  std::string where = location ? location : "?";
-  size_t column = where.rfind(':');
-  if (column == std::string::npos || column == 0)
-    return where;
-  size_t line = where.rfind(':', column - 1);
-  if (line == std::string::npos)
-    return where;
-  std::string text =
-      sourceLine(where.substr(0, line),
-                 std::strtol(where.c_str() + line + 1, nullptr, 10));
-  return text.empty() ? where : where + ": " + text;
-}
-
-namespace {
-
-void summarize() {
-  Sites &all = sites();
-  std::lock_guard<std::mutex> lock(all.mutex);
-  std::fflush(stdout);
-  for (const Site &site : all.sites)
-    if (site.count > 1)
-      std::fprintf(stderr,
-                   "gpumem: sanitizer: the %s at %s happened %llu times\n",
-                   site.kind.c_str(), site.location.c_str(), site.count);
-  std::fprintf(stderr, "gpumem: sanitizer: ERROR SUMMARY: %llu error%s\n",
-               all.errors, all.errors == 1 ? "" : "s");
-  std::fflush(stderr);
-  _exit(1);
-}
-
-} // namespace
-
-bool gpumem::cpu::firstAtSite(std::unique_lock<std::mutex> &lock,
-                              const std::string &kind, const char *location) {
-  Sites &all = sites();
-  lock = std::unique_lock<std::mutex>(all.mutex);
-  if (all.errors++ == 0)
-    std::atexit(summarize);
-  std::string where = location ? location : "?";
-  for (Site &site : all.sites)
-    if (site.kind == kind && site.location == where) {
-      ++site.count;
-      return false;
-    }
-  all.sites.push_back({kind, where, 1});
-  std::fflush(stdout);
-  return true;
-}
-
-namespace {
-
 /// The first two lines of a report of `kind` by the calling thread:
 /// "gpumem: sanitizer: KIND in kernel 'K', block B thread T", then the
 /// location with its source line.
 void printHeading(const GPUMemThreadContext *ctx, const std::string &kind,
                   const char *location) {
-  std::fprintf(stderr,
-               "gpumem: sanitizer: %s in kernel '%s', block %s thread %s\n"
-               "  at %s\n",
-               kind.c_str(), ctx->kernelName, coords(ctx->blockId).text,
-               coords(ctx->threadId).text, withSource(location).c_str());
+  gpumem::runtime::printReportHeading(kind, ctx->kernelName, ctx->blockId,
+                                      ctx->threadId, location);
 }
 
 } // namespace
 
-void gpumem::cpu::reportDivisionError(const GPUMemThreadContext *ctx,
-                                      bool overflow, const char *what,
-                                      const char *location) {
-  std::unique_lock<std::mutex> lock;
-  const char *kind =
-      overflow ? "integer division overflow" : "integer division by zero";
-  if (!firstAtSite(lock, kind, location))
+gpumem::runtime::ReportingThread
+gpumem::cpu::reportingThread(const GPUMemThreadContext *ctx) {
+  gpumem::runtime::ReportingThread by{ctx->kernelName, {}, {}};
+  std::copy(ctx->blockId, ctx->blockId + 3, by.block);
+  std::copy(ctx->threadId, ctx->threadId + 3, by.thread);
+  return by;
+}
+
+void gpumem::cpu::reportDeviceSanitizerLog(const GPUMemCPUKernel *kernel,
+                                           const int64_t grid[3],
+                                           const int64_t block[3]) {
+  auto *log =
+      static_cast<GPUMemDeviceSanitizerLog *>(kernel->deviceSanitizerLog);
+  if (!log || (log->count == 0 && log->dropped == 0))
     return;
-  printHeading(ctx, kind, location);
-  std::fprintf(stderr,
-               "  %s: %s, which traps on a CPU and gives an unspecified value "
-               "on a GPU; the division was made by 1 instead\n",
-               what ? what : "",
-               overflow ? "the smallest signed value divided by -1"
-                        : "the divisor is 0");
+  gpumem::runtime::reportDeviceSanitizerLog(
+      *log, nameOf(kernel), grid, block, [](uint64_t address) {
+        return describeDeviceBuffer(reinterpret_cast<void *>(address));
+      });
+  std::memset(log, 0, sizeof(*log));
 }
 
 const char *gpumem::cpu::accessPhrase(int32_t flags) {
@@ -189,28 +93,6 @@ void BlockEpoch::startBlock(uint32_t launchSerial, uint32_t lanes) {
   block = ++blocks;
   phase = 0;
   std::fill(warpPhases.begin(), warpPhases.end(), 0);
-}
-
-void gpumem::cpu::reportAccessError(const GPUMemThreadContext *ctx,
-                                    const char *what, const char *location,
-                                    int64_t dim, int64_t index, int64_t size,
-                                    const std::string &buffer) {
-  std::unique_lock<std::mutex> lock;
-  std::string kind = std::string("out-of-bounds ") + (what ? what : "access");
-  if (!firstAtSite(lock, kind, location))
-    return;
-  printHeading(ctx, kind, location);
-  if (dim < 0)
-    std::fprintf(stderr,
-                 "  element %lld of the buffer the view was made from (by "
-                 "memref.reinterpret_cast) is outside 0..%lld: the view lies "
-                 "outside its buffer\n",
-                 (long long)index, (long long)size - 1);
-  else
-    std::fprintf(stderr, "  index %lld of dimension %lld is outside 0..%lld\n",
-                 (long long)index, (long long)dim, (long long)size - 1);
-  if (!buffer.empty())
-    std::fprintf(stderr, "  the memref views %s\n", buffer.c_str());
 }
 
 void gpumem::cpu::reportSyncError(const GPUMemThreadContext *ctx,

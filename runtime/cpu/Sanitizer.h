@@ -1,13 +1,14 @@
 //===----------------------------------------------------------------------===//
 // The cpu runtime's side of --sanitize: reports of the checks that
-// instrumented kernels make (gpumem-sanitize-memory-accesses), counted per
-// site, a summary that fails the program at its end, and the shadow of a
+// instrumented kernels make (gpumem-sanitize-memory-accesses), in the
+// common words of runtime/common/SanitizerReports.h, and the shadow of a
 // block's workgroup memory that racecheck and initcheck consult.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_RUNTIME_CPU_SANITIZER_H
 #define GPUMEM_RUNTIME_CPU_SANITIZER_H
 
+#include "SanitizerReports.h"
 #include "SchedulingMessages.h"
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -25,12 +26,11 @@ namespace gpumem::cpu {
 bool findFreedDeviceMemory(const void *address, uint64_t &start,
                            uint64_t &bytes);
 
-/// Counts an error of `kind` at `location`; true when it is the site's
-/// first, which the caller then prints while holding `lock`.
-bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
-                 const char *location);
-/// "LOCATION: source line" of a "file:line:col" location.
-std::string withSource(const char *location);
+using gpumem::runtime::firstAtSite;
+using gpumem::runtime::withSource;
+/// The kernel, block and thread of `ctx`, for the common reports.
+gpumem::runtime::ReportingThread
+reportingThread(const GPUMemThreadContext *ctx);
 /// The coordinates of linear thread `id` in blocks of `dims`.
 Coords threadCoords(int64_t id, const int64_t dims[3]);
 /// "reads it", "writes it" or "updates it atomically", for an access with
@@ -91,15 +91,16 @@ void reportAsyncCopyRace(const GPUMemThreadContext *ctx, int32_t flags,
                          const char *what, const char *location, Coords copier,
                          const char *verb, const char *copyAt);
 
-/// services->divisionError.
-void reportDivisionError(const GPUMemThreadContext *ctx, bool overflow,
-                         const char *what, const char *location);
+/// services->accessError's words for device, host-registered or managed
+/// memory a memref views at `base` ("device memory of 64 bytes from byte 0,
+/// allocated at ..."); empty when it is not an allocation.
+std::string describeDeviceBuffer(const void *base);
 
-/// services->accessError, with `buffer` describing the memref's memory
-/// ("device memory of 64 bytes allocated at ..."; empty when unknown).
-void reportAccessError(const GPUMemThreadContext *ctx, const char *what,
-                       const char *location, int64_t dim, int64_t index,
-                       int64_t size, const std::string &buffer);
+/// Reports and clears the log in device memory of `kernel`'s module
+/// (kernel->deviceSanitizerLog, cuda-emu with the device's log) after a
+/// launch of grid `grid` and blocks `block`; nothing without one.
+void reportDeviceSanitizerLog(const GPUMemCPUKernel *kernel,
+                              const int64_t grid[3], const int64_t block[3]);
 
 /// What each byte of one worker's workgroup arena saw last: the block run
 /// and barrier phase of its last write and read, which thread made them and

@@ -74,25 +74,29 @@ const ShadowedRange &BlockRunner::rangeOf(const void *address) {
   return slot;
 }
 
+std::string gpumem::cpu::describeDeviceBuffer(const void *base) {
+  uintptr_t at = uintptr_t(base);
+  ShadowedRange range = findShadowedRange(base);
+  if (range.kind != ShadowedRange::Allocation)
+    return "";
+  return std::string(range.memory.name) + " of " +
+         std::to_string(range.allocationBytes) + " bytes from byte " +
+         std::to_string(at - range.allocation) +
+         (range.allocatedAt ? std::string(", ") + range.memory.made + " at " +
+                                  withSource(range.allocatedAt)
+                            : std::string());
+}
+
 void BlockRunner::accessError(GPUMemThreadContext *ctx, const char *what,
                               const char *location, int64_t dim, int64_t index,
                               int64_t size, const void *base) {
-  std::string buffer;
   uintptr_t at = uintptr_t(base);
-  if (at - uintptr_t(arena) < arenaCapacity) {
-    buffer = "the block's workgroup memory from byte " +
-             std::to_string(at - uintptr_t(arena));
-  } else {
-    ShadowedRange range = findShadowedRange(base);
-    if (range.kind == ShadowedRange::Allocation)
-      buffer = std::string(range.memory.name) + " of " +
-               std::to_string(range.allocationBytes) + " bytes from byte " +
-               std::to_string(at - range.allocation) +
-               (range.allocatedAt ? std::string(", ") + range.memory.made +
-                                        " at " + withSource(range.allocatedAt)
-                                  : std::string());
-  }
-  reportAccessError(ctx, what, location, dim, index, size, buffer);
+  std::string buffer =
+      at - uintptr_t(arena) < arenaCapacity
+          ? gpumem::runtime::describeWorkgroupBytes(at - uintptr_t(arena))
+          : describeDeviceBuffer(base);
+  gpumem::runtime::reportAccessError(reportingThread(ctx), what, location, dim,
+                                     index, size, buffer);
 }
 
 int32_t BlockRunner::addressCheckFlags() const {

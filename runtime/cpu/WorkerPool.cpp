@@ -31,6 +31,7 @@
 #include "WorkerPool.h"
 #include "CUDAEmulation.h"
 #include "LaunchLocation.h"
+#include "Sanitizer.h"
 #include "Support.h"
 
 #include "gpumem/Runtime/TargetSelection.h"
@@ -158,6 +159,7 @@ void WorkerPool::run(const LaunchInfo &launch) {
   LaunchInfo info = launch;
   info.assertFailed = &assertFailed;
   runBlocks(info);
+  reportDeviceSanitizerLog(info.kernel, info.grid, info.block);
   // As on a GPU, the launch fails once its other threads are done.
   if (assertFailed.load(std::memory_order_relaxed))
     reportFailedAssertions(info.kernel);

@@ -85,5 +85,10 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
           name, (long long)gridX, (long long)gridY, (long long)gridZ,
           (long long)blockX, (long long)blockY, (long long)blockZ, smem,
           describe(result).c_str());
+  if (kernel.sanitizerLog) {
+    const int64_t grid64[3] = {gridX, gridY, gridZ};
+    const int64_t block64[3] = {blockX, blockY, blockZ};
+    reportSanitizerLog(kernel, static_cast<CUstream>(stream), grid64, block64);
+  }
   gpumem::runtime::clearLaunchLocation();
 }

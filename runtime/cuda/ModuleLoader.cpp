@@ -87,6 +87,7 @@ extern "C" void *mgpuModuleLoad(void *data, size_t size) {
   }
   auto *loaded = new Module;
   loaded->module = module;
+  loaded->sanitizerLog = findSanitizerLog(module, data, size);
   return loaded;
 }
 
@@ -114,6 +115,8 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
   }
   auto *loaded = new Module;
   loaded->module = module;
+  loaded->sanitizerLog = findSanitizerLog(
+      module, data, std::strlen(static_cast<const char *>(data)));
   return loaded;
 }
 
@@ -147,6 +150,7 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
   auto kernel = std::make_unique<Kernel>();
   kernel->function = function;
   kernel->name = name;
+  kernel->sanitizerLog = loaded->sanitizerLog;
   kernel->staticSharedBytes =
       functionAttribute(function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
                         "CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES", name);

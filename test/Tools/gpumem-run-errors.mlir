@@ -9,7 +9,13 @@
 // SUBGROUP: gpumem-run: error: --subgroup-size=8 is for --target=vulkan; the cpu target's warps have 32 lanes
 
 // RUN: not gpumem-run --target=vulkan --sanitize %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-TARGET
-// SANITIZE-TARGET: gpumem-run: error: --sanitize runs on the cpu, cuda-emu and rocm-emu targets, not vulkan; use --target=cpu
+// SANITIZE-TARGET: gpumem-run: error: --sanitize runs on the cpu, cuda-emu and rocm-emu targets (memcheck on cuda too), not vulkan; use --target=cpu
+// RUN: not gpumem-run --target=cuda --sanitize=memcheck,racecheck %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-CUDA
+// SANITIZE-CUDA: gpumem-run: error: --target=cuda checks memcheck only, in the device code; racecheck, initcheck and synccheck run on the cpu, cuda-emu and rocm-emu targets: use --sanitize=memcheck, or --target=cuda-emu
+// RUN: not gpumem-run --target=cpu --sanitize=memcheck --sanitize-device-log %s 2>&1 | FileCheck %s --check-prefix=DEVICE-LOG-TARGET
+// DEVICE-LOG-TARGET: gpumem-run: error: --sanitize-device-log is for --target=cuda-emu (the cuda target always reports so), not cpu
+// RUN: not gpumem-run --target=cuda-emu --sanitize --sanitize-device-log %s 2>&1 | FileCheck %s --check-prefix=DEVICE-LOG-CHECKS
+// DEVICE-LOG-CHECKS: gpumem-run: error: --sanitize-device-log is for --sanitize=memcheck, the check the device code makes itself
 // RUN: not gpumem-run --target=cpu --sanitize=bounds %S/../Sanitizer/oob-row.mlir 2>&1 | FileCheck %s --check-prefix=SANITIZE-UNKNOWN
 // SANITIZE-UNKNOWN: gpumem-run: error: unknown --sanitize check 'bounds'; expected memcheck, racecheck, initcheck or synccheck, comma-separated
 

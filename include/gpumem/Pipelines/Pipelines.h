@@ -106,6 +106,12 @@ struct CudaPipelineOptions : public SharedPipelineOptions<CudaPipelineOptions> {
       llvm::cl::desc("CUDA toolkit root; default: $CUDA_HOME, $CUDA_PATH, "
                      "/usr/local/cuda, then ptxas on $PATH"),
       llvm::cl::init("")};
+  PassOptions::Option<SanitizerChecks> sanitize{
+      *this, "sanitize",
+      llvm::cl::desc("Checks compiled into the device code, which reports "
+                     "through a log in device memory: memcheck "
+                     "(docs/sanitizer.md); empty: none"),
+      llvm::cl::init(SanitizerChecks())};
 };
 
 /// Options of `gpumem-cpu-pipeline`.
@@ -154,6 +160,12 @@ struct CudaEmuPipelineOptions
                      "comma-separated: memcheck, racecheck, initcheck, "
                      "synccheck (docs/sanitizer.md); empty: none"),
       llvm::cl::init(SanitizerChecks())};
+  PassOptions::Option<bool> deviceSanitizerLog{
+      *this, "device-sanitizer-log",
+      llvm::cl::desc("memcheck reports through the device code's log, as "
+                     "on the cuda target, instead of the runtime's services "
+                     "(the cuda target's instrumented code, run on the CPU)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> coroutines{
       *this, "coroutines",
       llvm::cl::desc("Run kernels with barriers or warp operations as "

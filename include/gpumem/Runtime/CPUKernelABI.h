@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define GPUMEM_CPU_ABI_VERSION 11
+#define GPUMEM_CPU_ABI_VERSION 12
 #define GPUMEM_CPU_MODULE_SYMBOL "__gpumem_cpu_module"
 /* Lanes of a warp: a kernel's warps have GPUMEM_WARP_SIZE lanes (NVIDIA's,
  * and the default) unless its GPUMemCPUKernel::warpSize asks for
@@ -381,6 +381,10 @@ typedef struct GPUMemCPUKernel {
    * location (line, then column) completes first, as the op inside a
    * branch runs before the one after it where the lanes reconverge. */
   int32_t warpOpsOverArrivedLanes;
+  /* cuda-emu with the cuda target's device-side memcheck: the module's
+   * GPUMemDeviceSanitizerLog (DeviceSanitizerLog.h), which the runtime
+   * reads and clears after each launch. Null otherwise. */
+  void *deviceSanitizerLog;
 } GPUMemCPUKernel;
 
 /* The flags of GPUMemCPUKernel::checks. */

@@ -181,14 +181,22 @@ struct TargetOptions {
       llvm::cl::init(0), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<SanitizerChecks, false, ToolSanitizeParser> sanitize{
       "sanitize", llvm::cl::ValueOptional,
-      llvm::cl::desc("Check the kernels as they run on the cpu target and "
-                     "report errors with their source lines: "
+      llvm::cl::desc("Check the kernels as they run and report errors with "
+                     "their source lines (cpu, cuda-emu, rocm-emu; memcheck "
+                     "on cuda): "
                      "--sanitize=memcheck,racecheck,initcheck,synccheck "
                      "(out-of-bounds accesses, races, uninitialized reads, "
                      "divergent barriers and shuffles); --sanitize alone: "
                      "all of them "
                      "(docs/sanitizer.md)"),
       llvm::cl::init(SanitizerChecks()), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<bool> sanitizeDeviceLog{
+      "sanitize-device-log",
+      llvm::cl::desc("With --target=cuda-emu --sanitize=memcheck: the "
+                     "checks report through a log in device memory, as "
+                     "the cuda target's do, which runs the cuda target's "
+                     "instrumented device code without a GPU"),
+      llvm::cl::init(false), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<ReportFormat, false, ToolEnumParser<ReportFormat>> smemReport{
       "smem-report",
       llvm::cl::ValueOptional,

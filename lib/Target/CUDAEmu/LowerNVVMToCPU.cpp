@@ -133,6 +133,9 @@ struct LowerNVVMToCPUPass
     nvvm.kernelAttrName = NVVM::NVVMDialect::getKernelFuncAttrName().str();
     nvvm.attributePrefix = "nvvm.";
     nvvm.sharedAddressSpace = kSharedAddressSpace;
+    // As in PTX, a .shared address as an integer is its offset in the
+    // block's shared memory window.
+    nvvm.sharedPointersAreOffsets = true;
     nvvm.chip = "sm_90";
     if (ArrayAttr targets = module.getTargetsAttr())
       for (Attribute target : targets)

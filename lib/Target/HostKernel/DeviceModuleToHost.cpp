@@ -272,7 +272,11 @@ LogicalResult DeviceModuleLowering::lowerFunction(LLVM::LLVMFuncOp func) {
 void DeviceModuleLowering::bindSanitizerCalls() {
   SmallVector<LLVM::CallOp> calls;
   module.walk([&](LLVM::CallOp call) {
-    if (getSanitizerService(call.getCallee().value_or("")))
+    StringRef callee = call.getCallee().value_or("");
+    // A report function the module defines (its log in device memory,
+    // gpumem-define-nvvm-sanitizer-log) stays a call of it.
+    auto defined = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+    if (getSanitizerService(callee) && !(defined && !defined.isExternal()))
       calls.push_back(call);
   });
   for (LLVM::CallOp call : calls) {

@@ -8,6 +8,7 @@
 #include "HostCode.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Runtime/DeviceSanitizerLog.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -192,11 +193,15 @@ gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
   auto i64 = IntegerType::get(context, 64);
   auto kernelType = LLVM::LLVMStructType::getLiteral(
       context, {ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr,
-                LLVM::LLVMArrayType::get(i32, 3), i32, i32, i32});
+                LLVM::LLVMArrayType::get(i32, 3), i32, i32, i32, ptr});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, table->size());
   auto moduleType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr});
 
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  // The sanitizer's log in device memory, which every kernel of the module
+  // writes (gpumem-define-nvvm-sanitizer-log).
+  auto deviceLog =
+      module.lookupSymbol<LLVM::GlobalOp>(GPUMEM_DEVICE_SANITIZER_LOG);
   // Each kernel's param sizes, an i32 array of its own.
   SmallVector<LLVM::GlobalOp> paramBytes;
   for (auto [index, entry] : llvm::enumerate(*table)) {
@@ -255,7 +260,10 @@ gpumem::hostkernel::emitCPUModuleDescriptor(gpu::GPUModuleOp module) {
                                         ArrayRef<int32_t>(known))),
           constant(i32, entry.maxThreads),
           constant(i32, entry.warpSize ? entry.warpSize : GPUMEM_WARP_SIZE),
-          constant(i32, entry.execMask)};
+          constant(i32, entry.execMask),
+          deviceLog
+              ? LLVM::AddressOfOp::create(builder, loc, deviceLog).getResult()
+              : LLVM::ZeroOp::create(builder, loc, ptr).getResult()};
       Value kernel = LLVM::PoisonOp::create(builder, loc, kernelType);
       for (auto [field, value] : llvm::enumerate(fields))
         kernel = LLVM::InsertValueOp::create(builder, loc, kernel, value,

@@ -7,13 +7,16 @@
 // PTX's member masks: 0.
 
 // CHECK-LABEL: gpu.module @exec
-// CHECK: llvm.mlir.global private constant @__gpumem_cpu_kernels() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr, array<3 x i32>, i32, i32, i32)>>
+// CHECK: llvm.mlir.global private constant @__gpumem_cpu_kernels() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr, array<3 x i32>, i32, i32, i32, ptr)>>
 // CHECK: llvm.mlir.constant(32 : i32) : i32
 // CHECK-NEXT: %[[ON:.*]] = llvm.mlir.constant(1 : i32) : i32
+// No device sanitizer log.
+// CHECK-NEXT: llvm.mlir.zero : !llvm.ptr
 // CHECK-NEXT: llvm.mlir.poison
 // CHECK: llvm.insertvalue %[[ON]], %{{.*}}[16]
 // CHECK: llvm.mlir.constant(32 : i32) : i32
 // CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: llvm.mlir.zero : !llvm.ptr
 // CHECK-NEXT: llvm.mlir.poison
 // CHECK: llvm.insertvalue %[[OFF]], %{{.*}}[16]
 // CHECK: llvm.mlir.global external constant @__gpumem_cpu_module()

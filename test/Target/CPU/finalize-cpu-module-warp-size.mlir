@@ -5,7 +5,7 @@
 // runtime. A kernel without the key runs 32-lane warps, written as 32.
 
 // CHECK-LABEL: gpu.module @wave64
-// CHECK: llvm.mlir.global private constant @__gpumem_cpu_kernels() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr, array<3 x i32>, i32, i32, i32)>>
+// CHECK: llvm.mlir.global private constant @__gpumem_cpu_kernels() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i64, i32, i32, ptr, i64, ptr, ptr, i32, i32, ptr, array<3 x i32>, i32, i32, i32, ptr)>>
 // CHECK: %[[WAVE64:.*]] = llvm.mlir.constant(64 : i32) : i32
 // CHECK: llvm.insertvalue %[[WAVE64]], %{{.*}}[15]
 // CHECK: %[[WARP32:.*]] = llvm.mlir.constant(32 : i32) : i32

@@ -333,6 +333,46 @@ def GPUMemFinalizeNVVMSharedMemoryPass
   }];
 }
 
+def GPUMemDefineNVVMSanitizerLogPass
+    : Pass<"gpumem-define-nvvm-sanitizer-log", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give --sanitize=memcheck's report functions device bodies "
+                "that write a log in global memory, for code that runs on "
+                "an NVIDIA GPU";
+  let description = [{
+    The memref checks (`gpumem-sanitize-memory-accesses` with
+    `before-device-lowering`) call external functions where an access is
+    out of bounds or a division would trap: `__gpumem_sanitizer_accessError`,
+    `__gpumem_sanitizer_accessErrorShared`, `__gpumem_sanitizer_divisionError`.
+    On cuda-emu and rocm-emu the device lowering binds them to the runtime's
+    services. On the GPU there is no runtime to call: this pass defines them
+    in the gpu.module. Each records the error in the global
+    `__gpumem_sanitizer_log`, laid out as
+    `include/gpumem/Runtime/DeviceSanitizerLog.h` says: a record per site
+    (the addresses of its two strings), with its strings copied, the number
+    of times it erred, and the smallest block and thread that erred there.
+    The runtime reads the log after each launch and reports every record
+    with the words of the CPU-executed targets.
+
+    racecheck and initcheck need the runtime's shadow of every byte and
+    stay on the CPU-executed targets: a call of `__gpumem_sanitizer_sharedAccess`
+    or `__gpumem_sanitizer_deviceAccess` is an error at the call's location.
+
+    Before:
+    ```mlir
+    llvm.func @__gpumem_sanitizer_accessError(!llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+    ```
+    After:
+    ```mlir
+    llvm.mlir.global external @__gpumem_sanitizer_log() {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.struct<...>
+    llvm.func @__gpumem_sanitizer_accessError(%what: !llvm.ptr, ...) {
+      ... llvm.call @__gpumem_sanitizer_record(...)
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def GPUMemReportNVIDIARegistersPass
     : Pass<"gpumem-report-nvidia-registers", "::mlir::ModuleOp"> {
   let summary = "Report each kernel's registers and its occupancy with "
