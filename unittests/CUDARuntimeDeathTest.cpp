@@ -439,6 +439,8 @@ $)");
 
 //--- --sanitize=memcheck's log in device memory ----------------------------//
 
+extern "C" void gpumemMemoryCallLocation(const char *location);
+
 /// A record of a device log (DeviceSanitizerLog.h) for site `what` at
 /// `location` of `kind`, first by linear block `block`, thread `thread`.
 GPUMemDeviceSanitizerRecord logRecord(int32_t kind, const char *what,
@@ -482,6 +484,10 @@ TEST_F(CUDARuntimeDeathTest, SanitizerLogIsReportedAfterTheLaunch) {
   log->records[2].base = 16;
   EXPECT_EXIT(
       {
+        // The buffer the first record's memref views, made at a line.
+        gpumemMemoryCallLocation("k.mlir:2:8");
+        void *buffer = mgpuMemAlloc(64, nullptr, false);
+        log->records[0].base = uintptr_t(buffer) + 8;
         fake().SetGlobal(GPUMEM_DEVICE_SANITIZER_LOG, log.get(), sizeof(*log));
         void *function = mgpuModuleGetFunction(
             loadFakeModule("main_kernel " GPUMEM_DEVICE_SANITIZER_LOG),
@@ -508,6 +514,8 @@ gpumem: sanitizer: out-of-bounds load from memref<8xf32> in kernel )"
       R"('main_kernel', block \(2,1,0\) thread \(3,0,0\)
   at k\.mlir:9:5
   index 8 of dimension 0 is outside 0\.\.7
+  the memref views device memory of 64 bytes from byte 8, allocated at )"
+      R"(k\.mlir:2:8
 gpumem: sanitizer: the out-of-bounds load from memref<8xf32> at k\.mlir:9:5 )"
       R"(happened 2 times
 gpumem: sanitizer: ERROR SUMMARY: 4 errors

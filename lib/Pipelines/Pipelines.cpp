@@ -245,9 +245,12 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
   // (An unknown chip goes on alone, for the planner's error to name it.)
   std::string oldest =
       chips.chips.empty() ? chips.unknown : chips.chips.front()->name.str();
+  // Under --sanitize the runtime names the line of the allocation a
+  // report's memref views.
   addNVIDIAFront(pm, options.hostBuffers, options.dynamicSharedBoundsChecks,
                  getPlanOptions(options, "cuda", oldest), options.chip,
-                 options.features, format, options.toolkit, options.optLevel);
+                 options.features, format, options.toolkit, options.optLevel,
+                 /*recordMemoryCalls=*/!options.sanitize.getValue().empty());
   addNVVMDeviceLowering(pm, "", options.sanitize, /*deviceLog=*/true);
   addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "",
                   /*fatbinOfChips=*/chips.chips.size() > 1 &&

@@ -20,9 +20,11 @@
 // concurrent managed access, where the driver rejects them.
 //===----------------------------------------------------------------------===//
 
+#include "Allocations.h"
 #include "CUDARuntime.h"
 #include "Device.h"
 #include "Driver.h"
+#include "LaunchLocation.h"
 #include "MemRefRegion.h"
 #include "MemoryHintChecks.h"
 #include "Support.h"
@@ -64,6 +66,7 @@ StreamOrderedAllocations &streamOrdered() {
 
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                               bool isHostShared) {
+  gpumem::runtime::MemoryCallScope scope;
   if (sizeBytes == 0)
     return nullptr;
   const Device &device = enterContext();
@@ -88,11 +91,18 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
     std::lock_guard<std::mutex> lock(streamOrdered().mutex);
     streamOrdered().pointers.insert(ptr);
   }
+  recordAllocation(uintptr_t(ptr), sizeBytes,
+                   isHostShared ? AllocationKind::Managed
+                                : AllocationKind::Device);
   return reinterpret_cast<void *>(uintptr_t(ptr));
 }
 
 extern "C" void mgpuMemFree(void *ptr, void *stream) {
-  if (!ptr || !enterContextForRelease())
+  gpumem::runtime::MemoryCallScope scope;
+  if (!ptr)
+    return;
+  forgetAllocation(uintptr_t(ptr));
+  if (!enterContextForRelease())
     return;
   bool allocatedAsync;
   {

@@ -11,10 +11,11 @@
 // when the kernel erred the whole log; runtime/common/SanitizerReports.cpp
 // reports it in the words of the CPU-executed targets, and the log is
 // zeroed for the next launch. A base in shared memory is named by its
-// offset; one in global memory is not described (the runtime does not
-// track allocations).
+// offset; one in global memory by the allocation that holds it, when the
+// host code named the line that made it (Allocations.h).
 //===----------------------------------------------------------------------===//
 
+#include "Allocations.h"
 #include "Driver.h"
 #include "Fatbin.h"
 #include "Module.h"
@@ -85,7 +86,8 @@ void gpumem::cuda::reportSanitizerLog(const Kernel &kernel, CUstream stream,
   auto log = std::make_unique<GPUMemDeviceSanitizerLog>();
   copy(log.get(), sizeof(*log));
   gpumem::runtime::reportDeviceSanitizerLog(
-      *log, name, grid, block, [](uint64_t) { return std::string(); });
+      *log, name, grid, block,
+      [](uint64_t address) { return describeAllocation(uintptr_t(address)); });
   result = driver().cuMemsetD32(kernel.sanitizerLog, 0,
                                 sizeof(GPUMemDeviceSanitizerLog) / 4);
   if (result != CUDA_SUCCESS)

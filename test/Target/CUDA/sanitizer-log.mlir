@@ -3,6 +3,9 @@
 // runtime reads after the launch (gpumem-define-nvvm-sanitizer-log).
 // RUN: gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa sanitize=memcheck" | gpumem-objects ptx - | FileCheck %s
 // RUN: gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa" | gpumem-objects ptx - | FileCheck %s --check-prefix=PLAIN
+// The host code names each allocation's line, for the reports.
+// RUN: gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa sanitize=memcheck" | FileCheck %s --check-prefix=HOST
+// RUN: gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=isa" | FileCheck %s --check-prefix=PLAIN
 // ptxas takes it, for the oldest and the newest chip.
 // RUN: %if ptxas %{ gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_90 format=bin sanitize=memcheck" -o /dev/null %}
 // RUN: %if ptxas %{ gpumem-opt %s --gpumem-cuda-pipeline="chip=sm_75 format=bin sanitize=memcheck" -o /dev/null %}
@@ -22,7 +25,11 @@
 // CHECK: call.uni __gpumem_sanitizer_record,
 // CHECK: mov.b32 %r{{[0-9]+}}, 0f00000000;
 
+// HOST: llvm.call @gpumemMemoryCallLocation
+// HOST: llvm.call @mgpuMemAlloc
+
 // PLAIN-NOT: __gpumem_sanitizer
+// PLAIN-NOT: gpumemMemoryCallLocation
 
 // RACECHECK: sanitizer-log.mlir:[[@LINE+9]]:10: error: --sanitize=racecheck and initcheck keep a shadow of every byte in the runtime: they run on the cpu, cuda-emu and rocm-emu targets, not in device code (__gpumem_sanitizer_deviceAccess)
 func.func @main() {
