@@ -522,6 +522,40 @@ gpumem: sanitizer: ERROR SUMMARY: 4 errors
 $)");
 }
 
+// A kernel that erred at more sites than the log holds: what it recorded
+// is reported, and the errors it only counted are named and counted.
+TEST_F(CUDARuntimeDeathTest, SanitizerLogWithoutRoom) {
+  auto log = std::make_unique<GPUMemDeviceSanitizerLog>();
+  *log = {};
+  log->count = GPUMEM_DEVICE_SANITIZER_RECORDS + 5;
+  log->dropped = 5;
+  for (int i = 0; i < GPUMEM_DEVICE_SANITIZER_RECORDS; ++i)
+    log->records[i] = logRecord(GPUMEM_DEVICE_REPORT_DIVISION,
+                                "arith.divui of i32", "k.mlir:4:7",
+                                /*block=*/0, /*thread=*/uint64_t(i), 1);
+  EXPECT_EXIT(
+      {
+        fake().SetGlobal(GPUMEM_DEVICE_SANITIZER_LOG, log.get(), sizeof(*log));
+        void *function = mgpuModuleGetFunction(
+            loadFakeModule("main_kernel " GPUMEM_DEVICE_SANITIZER_LOG),
+            "main_kernel");
+        mgpuLaunchKernel(function, 1, 1, 1, 128, 1, 1, 0, nullptr, nullptr,
+                         nullptr, 0);
+        std::exit(0);
+      },
+      ExitedWithCode(1),
+      R"(^gpumem: sanitizer: integer division by zero in kernel 'main_kernel', )"
+      R"(block \(0,0,0\) thread \(0,0,0\)
+  at k\.mlir:4:7
+  arith\.divui of i32: the divisor is 0, .*
+gpumem: sanitizer: kernel 'main_kernel' erred at more sites than its log in )"
+      R"(device memory holds \(64\): 5 more errors were counted but not recorded
+gpumem: sanitizer: the integer division by zero at k\.mlir:4:7 happened 64 )"
+      R"(times
+gpumem: sanitizer: ERROR SUMMARY: 69 errors
+$)");
+}
+
 // A module whose image does not name the log costs no driver call, and a
 // launch of it is not waited for.
 TEST_F(CUDARuntimeDeathTest, UninstrumentedModulesHaveNoLog) {

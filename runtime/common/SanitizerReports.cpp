@@ -140,6 +140,16 @@ void gpumem::runtime::countAtSite(const std::string &kind, const char *location,
   all.sites.push_back({kind, where, more});
 }
 
+void gpumem::runtime::countErrors(unsigned long long errors) {
+  if (!errors)
+    return;
+  Sites &all = sites();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  if (all.errors == 0)
+    std::atexit(summarize);
+  all.errors += errors;
+}
+
 void gpumem::runtime::printReportHeading(const std::string &kind,
                                          const char *kernel,
                                          const int64_t block[3],
@@ -293,6 +303,6 @@ void gpumem::runtime::reportDeviceSanitizerLog(
                  "counted but not recorded\n",
                  kernel ? kernel : "?", GPUMEM_DEVICE_SANITIZER_RECORDS,
                  log.dropped);
-    countAtSite("error the device log had no room for", kernel, log.dropped);
+    countErrors(log.dropped);
   }
 }

@@ -30,6 +30,10 @@ bool firstAtSite(std::unique_lock<std::mutex> &lock, const std::string &kind,
 void countAtSite(const std::string &kind, const char *location,
                  unsigned long long more);
 
+/// Counts `errors` errors of no known site (they fail the program and count
+/// in the summary).
+void countErrors(unsigned long long errors);
+
 /// "LOCATION: source line" of a "file:line:col" location.
 std::string withSource(const char *location);
 
