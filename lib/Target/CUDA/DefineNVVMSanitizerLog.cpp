@@ -18,8 +18,9 @@
 //     its kind with a release store
 // Each report function converts its arguments and calls record, which is
 // kept out of line so that the checks add one call to the error path only.
-// The runtime reads the log after each launch (runtime/common/
-// DeviceSanitizerReports.cpp).
+// The runtime reads the log after each launch (runtime/cuda/SanitizerLog.cpp,
+// and cuda-emu's with --sanitize-device-log) and reports it with
+// runtime/common/SanitizerReports.cpp.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Runtime/DeviceSanitizerLog.h"
