@@ -151,6 +151,14 @@ static void addHostLowering(OpPassManager &pm, gpumem::BinaryFormat format,
   pm.addPass(createCSEPass());
 }
 
+/// initcheck of managed memory: host code reports the host's writes to
+/// the runtime.
+static void addHostWriteTracking(OpPassManager &pm,
+                                 gpumem::SanitizerChecks checks) {
+  if (checks.has(GPUMEM_CHECK_INITCHECK))
+    pm.addPass(gpumem::createGPUMemTrackHostWritesPass());
+}
+
 /// --sanitize's memref checks, before a GPU dialect's lowering (cuda-emu,
 /// rocm-emu): the sanitizer sees loads and stores, not transfers, and
 /// structured control flow.
@@ -294,6 +302,7 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;
   pm.addPass(createGPUMemAttachCPUTargetPass(target));
+  addHostWriteTracking(pm, options.sanitize);
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }
 
@@ -425,6 +434,7 @@ void gpumem::buildROCmEmuPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;
   pm.addPass(createGPUMemAttachCPUTargetPass(target));
+  addHostWriteTracking(pm, options.sanitize);
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }
 
@@ -470,6 +480,7 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
 
+  addHostWriteTracking(pm, options.sanitize);
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }
 

@@ -36,6 +36,15 @@ extern "C" {
 GPUMEM_MGPU_EXPORT void gpumemCPURuntimeConfigure(int32_t workers,
                                                   int64_t stackBytes);
 
+/// --sanitize=initcheck of managed memory (HostWrites.cpp): host code
+/// compiled with gpumem-track-host-writes reports each write it makes to
+/// the managed memory gpu.alloc host_shared gave at `allocation`, whose
+/// bytes then start as never written, and each such write of `bytes` bytes
+/// at `address`.
+/// (Addresses are integers: host code passes MLIR indices.)
+GPUMEM_MGPU_EXPORT void gpumemMemHostWritesTracked(uintptr_t allocation);
+GPUMEM_MGPU_EXPORT void gpumemMemHostWrote(uintptr_t address, int64_t bytes);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

@@ -58,6 +58,11 @@ void DeviceMemoryShadow::markWritten(uint64_t offset, uint64_t count) {
     __atomic_fetch_or(&bits[w], bitsOf(w, offset, end), __ATOMIC_RELAXED);
 }
 
+void DeviceMemoryShadow::forgetWrites() {
+  for (uint64_t &word : bits)
+    __atomic_store_n(&word, 0, __ATOMIC_RELAXED);
+}
+
 uint64_t DeviceMemoryShadow::firstUnwritten(uint64_t begin,
                                             uint64_t end) const {
   for (uint64_t w = begin / 64; w * 64 < end; ++w) {
@@ -183,16 +188,21 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
                          ? firstUnwritten(offset, end)
                          : end;
   std::unique_lock<std::mutex> reporting;
-  const char *uninitialized = "uninitialized read of device memory";
+  // Managed memory is unwritten only where the host code reports the
+  // host's stores (gpumem-track-host-writes).
+  bool managed = memoryKind.name == kManaged.name;
+  std::string uninitialized =
+      std::string("uninitialized read of ") + memoryKind.name;
   if (missing != end && firstAtSite(reporting, uninitialized, location))
     std::fprintf(stderr,
                  "gpumem: sanitizer: %s in kernel '%s', block %s thread %s\n"
-                 "  at %s\n  byte %llu of device memory of %llu bytes (%s), "
-                 "which nothing wrote (no kernel, copy or fill)\n%s",
-                 uninitialized, ctx->kernelName, coords(ctx->blockId).text,
-                 coords(ctx->threadId).text, withSource(location).c_str(),
-                 (unsigned long long)missing, (unsigned long long)size,
-                 what ? what : "", allocationLine().c_str());
+                 "  at %s\n  byte %llu of %s of %llu bytes (%s), "
+                 "which nothing wrote (no kernel, copy or fill%s)\n%s",
+                 uninitialized.c_str(), ctx->kernelName,
+                 coords(ctx->blockId).text, coords(ctx->threadId).text,
+                 withSource(location).c_str(), (unsigned long long)missing,
+                 memoryKind.name, (unsigned long long)size, what ? what : "",
+                 managed ? ", nor the host" : "", allocationLine().c_str());
   if (reporting.owns_lock())
     reporting.unlock();
   if (write)

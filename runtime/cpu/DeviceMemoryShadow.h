@@ -34,7 +34,8 @@ public:
   };
   static constexpr Memory kDevice{"device memory", "allocated"};
   /// gpu.alloc host_shared: the host reads and writes it directly, so its
-  /// bytes count as written from the start.
+  /// bytes count as written from the start, unless the host code reports
+  /// its writes (gpumem-track-host-writes).
   static constexpr Memory kManaged{"managed memory", "allocated"};
   /// gpu.host_register: likewise.
   static constexpr Memory kHost{"host memory", "registered"};
@@ -48,6 +49,9 @@ public:
   const char *site() const { return allocatedAt; }
   /// Bytes [offset, offset + count) were written outside kernels.
   void markWritten(uint64_t offset, uint64_t count);
+  /// Every byte counts as never written again (managed memory whose host
+  /// writes the host code reports, gpumemMemHostWritesTracked).
+  void forgetWrites();
   /// A copy from `source` at `sourceOffset`: the bytes are as initialized
   /// as the source's were.
   void copyInitialized(uint64_t offset, const DeviceMemoryShadow &source,

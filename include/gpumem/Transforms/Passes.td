@@ -752,4 +752,40 @@ def GPUMemHostBuffersToDevicePass
   ];
 }
 
+def GPUMemTrackHostWritesPass
+    : Pass<"gpumem-track-host-writes", "::mlir::ModuleOp"> {
+  let summary = "With --sanitize=initcheck, report the host's writes of "
+                "managed memory to the runtime";
+  let description = [{
+    The host reads and writes memory from `gpu.alloc host_shared` directly,
+    unseen by the runtime, whose initcheck therefore counts every byte of it
+    as written. This pass makes the host's writes seen where it can see
+    them all: for each `gpu.alloc host_shared` in host code whose memref
+    (and every view of it) goes only to loads, stores, views, `memref.dim`,
+    `gpu.launch_func`, `gpu.memcpy`, `gpu.memset`, `gpu.dealloc` and
+    `printMemref*` calls, it calls `gpumemMemHostWritesTracked(allocation)`
+    right after the allocation (its bytes start as never written), and
+    `gpumemMemHostWrote(address, bytes)` before each `memref.store`,
+    `vector.store` and atomic of host code into it. A kernel's read of bytes
+    nothing wrote is then reported as on device memory. An allocation whose
+    memref goes anywhere else (a function call, `memref.copy`, a linalg op)
+    is left alone: a write the pass cannot see must not become a false
+    report. Only the cpu runtime defines the two functions (cpu, cuda-emu
+    and rocm-emu; initcheck runs there only).
+
+    ```mlir
+    %m = gpu.alloc host_shared () : memref<8xf32>
+    memref.store %v, %m[%i] : memref<8xf32>
+    // becomes
+    %m = gpu.alloc host_shared () : memref<8xf32>
+    func.call @gpumemMemHostWritesTracked(%base) : (index) -> ()
+    func.call @gpumemMemHostWrote(%address, %c4) : (index, index) -> ()
+    memref.store %v, %m[%i] : memref<8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES
