@@ -421,18 +421,24 @@ private:
   }
 
   /// The buffer a memref.reinterpret_cast on `memref`'s way made it from,
-  /// when that is a memref.alloca or memref.alloc of the function with an
-  /// identity layout and the same element type; null otherwise.
+  /// when that is a memref.alloca or memref.alloc of the function, or an
+  /// argument of it outside workgroup memory (a kernel's device buffer),
+  /// with an identity layout and the same element type; null otherwise.
   static Value getReinterpretedBuffer(Value memref) {
     Type element = cast<MemRefType>(memref.getType()).getElementType();
     bool reinterpreted = false;
+    auto whole = [&](Value buffer) {
+      auto type = cast<MemRefType>(buffer.getType());
+      return reinterpreted && type.getLayout().isIdentity() &&
+                     type.getElementType() == element
+                 ? buffer
+                 : Value();
+    };
+    if (isa<BlockArgument>(memref))
+      return Value();
     while (Operation *def = memref.getDefiningOp()) {
-      auto type = cast<MemRefType>(memref.getType());
       if (isa<memref::AllocaOp, memref::AllocOp>(def))
-        return reinterpreted && type.getLayout().isIdentity() &&
-                       type.getElementType() == element
-                   ? memref
-                   : Value();
+        return whole(memref);
       if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(def)) {
         reinterpreted = true;
         memref = reinterpret.getSource();
@@ -442,6 +448,13 @@ private:
       } else {
         return Value();
       }
+      // (A workgroup attribution is left to the checks of where the
+      // access lands, which the cpu target's planned views get too.)
+      if (isa<BlockArgument>(memref))
+        return isWorkgroupMemorySpace(
+                   cast<MemRefType>(memref.getType()).getMemorySpace())
+                   ? Value()
+                   : whole(memref);
     }
     return Value();
   }
