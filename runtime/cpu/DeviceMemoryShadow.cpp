@@ -190,7 +190,7 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
   std::unique_lock<std::mutex> reporting;
   // Managed memory is unwritten only where the host code reports the
   // host's stores (gpumem-track-host-writes).
-  bool managed = memoryKind.name == kManaged.name;
+  bool managed = memoryKind.is(kManaged);
   std::string uninitialized =
       std::string("uninitialized read of ") + memoryKind.name;
   if (missing != end && firstAtSite(reporting, uninitialized, location))

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,6 +32,11 @@ public:
   struct Memory {
     const char *name; ///< "device memory"
     const char *made; ///< "allocated", "registered"
+    /// Whether it is the memory of `other` (by name: a constant's string
+    /// may have a copy in each object file).
+    bool is(const Memory &other) const {
+      return std::strcmp(name, other.name) == 0;
+    }
   };
   static constexpr Memory kDevice{"device memory", "allocated"};
   /// gpu.alloc host_shared: the host reads and writes it directly, so its

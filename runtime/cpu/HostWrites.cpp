@@ -22,7 +22,7 @@ extern "C" void gpumemMemHostWritesTracked(uintptr_t allocation) {
   ShadowedRange range =
       findShadowedRange(reinterpret_cast<const void *>(allocation));
   if (range.shadow && range.allocation == allocation &&
-      range.memory.name == DeviceMemoryShadow::kManaged.name)
+      range.memory.is(DeviceMemoryShadow::kManaged))
     range.shadow->forgetWrites();
 }
 
