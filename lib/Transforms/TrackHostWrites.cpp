@@ -17,6 +17,7 @@
 //   stride_d) * element bytes, the store's bytes those of its value.
 //===----------------------------------------------------------------------===//
 
+#include "gpumem/Transforms/MemRefAddress.h"
 #include "gpumem/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -153,20 +154,10 @@ struct TrackHostWritesPass
     if (auto vector = dyn_cast<VectorType>(write.value);
         vector && !isa<VectorType>(element))
       bytes = vector.getNumElements() * elementBytes;
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(builder, loc, write.memref);
-    Value linear = metadata.getOffset();
-    for (auto [index, stride] : llvm::zip(write.indices, metadata.getStrides()))
-      linear = arith::AddIOp::create(
-          builder, loc, linear,
-          arith::MulIOp::create(builder, loc, index, stride));
-    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
-        builder, loc, write.memref);
-    Value address = arith::AddIOp::create(
-        builder, loc, aligned,
-        arith::MulIOp::create(
-            builder, loc, linear,
-            arith::ConstantIndexOp::create(builder, loc, elementBytes)));
+    Value linear =
+        gpumem::getLinearElement(builder, loc, write.memref, write.indices);
+    Value address = gpumem::getElementAddress(builder, loc, write.memref,
+                                              linear, elementBytes);
     func::CallOp::create(
         builder, loc, declare(kWrote, 2),
         ValueRange{

@@ -30,6 +30,7 @@
 #include "SanitizeMemRefAccesses.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
+#include "gpumem/Transforms/MemRefAddress.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -387,14 +388,10 @@ private:
     auto type = cast<MemRefType>(access.memref.getType());
     int64_t elementBytes =
         int64_t(DataLayout::closest(op).getTypeSize(type.getElementType()));
-    Value linear = firstElement(builder, loc, access);
-    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
-        builder, loc, access.memref);
-    Value address = arith::AddIOp::create(
-        builder, loc, aligned,
-        arith::MulIOp::create(
-            builder, loc, linear,
-            arith::ConstantIndexOp::create(builder, loc, elementBytes)));
+    Value linear =
+        getLinearElement(builder, loc, access.memref, access.indices);
+    Value address =
+        getElementAddress(builder, loc, access.memref, linear, elementBytes);
     Value pointer = toPointer(builder, loc, address,
                               isWorkgroupMemorySpace(type.getMemorySpace()));
     Value bytes = arith::ConstantIntOp::create(
@@ -459,25 +456,6 @@ private:
     return Value();
   }
 
-  /// The element an access reaches first, counted from its memref's
-  /// aligned pointer (the view's offset plus each index times its stride);
-  /// with `lastStride`, also the stride of the last dimension.
-  static Value firstElement(OpBuilder &builder, Location loc,
-                            const Access &access, Value *lastStride = nullptr) {
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
-    Value linear = metadata.getOffset();
-    for (auto [index, stride] :
-         llvm::zip(access.indices, metadata.getStrides())) {
-      linear = arith::AddIOp::create(
-          builder, loc, linear,
-          arith::MulIOp::create(builder, loc, index, stride));
-      if (lastStride)
-        *lastStride = stride;
-    }
-    return linear;
-  }
-
   /// The first and last element `op` touches, counted from the aligned
   /// pointer of its memref (which views made without memref.view share
   /// with the buffer they come from).
@@ -485,7 +463,8 @@ private:
                                            const Access &access) {
     Location loc = op->getLoc();
     Value lastStride;
-    Value linear = firstElement(builder, loc, access, &lastStride);
+    Value linear = getLinearElement(builder, loc, access.memref, access.indices,
+                                    &lastStride);
     Value last = linear;
     if (access.lastExtent > 1)
       last = arith::AddIOp::create(
