@@ -11,7 +11,8 @@ using namespace mlir;
 
 Value gpumem::getLinearElement(OpBuilder &builder, Location loc, Value memref,
                                ValueRange indices, Value *lastStride) {
-  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, memref);
   Value linear = metadata.getOffset();
   for (auto [index, stride] : llvm::zip(indices, metadata.getStrides())) {
     linear = arith::AddIOp::create(
