@@ -124,4 +124,40 @@ TEST(ArenaAliasScopes, LeavesAccessesOfUnknownOrigin) {
       (std::vector<std::string>{"other", "other", "other", "none", "arena"}));
 }
 
+// A call of the service at `offset` of ctx->services (at 120) with the
+// arena's address, as a pointer and as an integer, then a store to the
+// arena and one through a pointer loaded from memory.
+std::string callService(int offset) {
+  return "  %servicesField = getelementptr i8, ptr %ctx, i64 120\n"
+         "  %services = load ptr, ptr %servicesField\n"
+         "  %slotOf = getelementptr i8, ptr %services, i64 " +
+         std::to_string(offset) +
+         "\n"
+         "  %service = load ptr, ptr %slotOf\n"
+         "  %address = ptrtoint ptr %arena to i64\n"
+         "  %shifted = add i64 %address, 4\n"
+         "  %again = inttoptr i64 %shifted to ptr\n"
+         "  call void %service(ptr %ctx, ptr %arena, ptr %again)\n"
+         "  store float 1.0, ptr %arena\n"
+         "  %other = load ptr, ptr %in\n"
+         "  store float 2.0, ptr %other\n";
+}
+
+TEST(ArenaAliasScopes, LetsReportingServicesSeeTheArena) {
+  // accessError (offset 80 of the services) only reports the address it
+  // gets: the arena does not escape. Context, params, buffer, services and
+  // service loads, then the arena store, the load and store elsewhere.
+  EXPECT_EQ(
+      annotate(runBlocks(callService(80)).c_str(), "__gpumem_run_blocks_k"),
+      (std::vector<std::string>{"other", "other", "other", "other", "other",
+                                "arena", "other", "other"}));
+}
+
+TEST(ArenaAliasScopes, LeavesFunctionsThatHandTheArenaToOtherServices) {
+  // asyncCopy (offset 128) keeps the destination for a later wait.
+  EXPECT_EQ(
+      annotate(runBlocks(callService(128)).c_str(), "__gpumem_run_blocks_k"),
+      std::vector<std::string>(8, "none"));
+}
+
 } // namespace

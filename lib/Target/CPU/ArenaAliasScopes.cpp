@@ -16,7 +16,11 @@
 //     offsets of sharedMemory and dynamicSharedMemory. If any of them may
 //     be captured (stored, passed to a call, turned into an integer), the
 //     function is left alone: then another pointer might point into the
-//     arena.
+//     arena. The exception: --sanitize's services that only look at an
+//     address (accessError, sharedAccess, deviceAccess, addressAccess,
+//     argumentCheck, divisionError), called through ctx->services, with
+//     the address as a pointer or an integer computed from it; they keep
+//     no pointer that code could use.
 //  2. Each load and store is classified by the object its address is based
 //     on (llvm::getUnderlyingObject): an arena base makes it an arena
 //     access; a function argument, an alloca, a global, or a pointer loaded
@@ -28,6 +32,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArenaAliasScopes.h"
+
+#include "../HostKernel/ReportingServices.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 
@@ -62,6 +68,77 @@ bool loadsArenaBase(const LoadInst &load, const Value *context,
          (offset == kSharedOffset || offset == kDynamicSharedOffset);
 }
 
+/// Whether `call` calls, through ctx->services, one of the sanitizer's
+/// services that only look at the addresses they are given.
+bool callsReportingService(const CallBase &call, const Value *context,
+                           const DataLayout &layout) {
+  auto *function = dyn_cast<LoadInst>(call.getCalledOperand());
+  if (!function)
+    return false;
+  APInt offset(layout.getIndexTypeSizeInBits(function->getPointerOperandType()),
+               0);
+  auto *services = dyn_cast<LoadInst>(
+      function->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          layout, offset, /*AllowNonInbounds=*/true));
+  if (!services)
+    return false;
+  APInt field(layout.getIndexTypeSizeInBits(services->getPointerOperandType()),
+              0);
+  if (services->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          layout, field, /*AllowNonInbounds=*/true) != context ||
+      field != offsetof(GPUMemThreadContext, services))
+    return false;
+  if (!gpumem::hostkernel::isReportingServiceOffset(offset.getSExtValue()))
+    return false;
+  return !llvm::is_contained(call.args(), function);
+}
+
+/// Whether every use of `value` (an address, as a pointer or an integer)
+/// ends in a comparison or an argument of a reporting service, through
+/// arithmetic, casts and GEPs.
+bool onlyReported(const Value *value, const Value *context,
+                  const DataLayout &layout, int depth = 0) {
+  if (depth > 8)
+    return false;
+  for (const User *user : value->users()) {
+    if (auto *call = dyn_cast<CallBase>(user)) {
+      if (call->getCalledOperand() == value ||
+          !callsReportingService(*call, context, layout))
+        return false;
+      continue;
+    }
+    if (isa<ICmpInst>(user))
+      continue;
+    if (isa<BinaryOperator, CastInst, GetElementPtrInst, SelectInst, PHINode>(
+            user) &&
+        onlyReported(user, context, layout, depth + 1))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Captures of an arena base, but those of the reporting services.
+struct ArenaCaptures : CaptureTracker {
+  ArenaCaptures(const Value *context, const DataLayout &layout)
+      : context(context), layout(layout) {}
+  void tooManyUses() override { escapes = true; }
+  Action captured(const Use *use, UseCaptureInfo) override {
+    const auto *user = cast<Instruction>(use->getUser());
+    if (auto *call = dyn_cast<CallBase>(user))
+      if (call->getCalledOperand() != use->get() &&
+          callsReportingService(*call, context, layout))
+        return Continue;
+    if (isa<PtrToIntInst>(user) && onlyReported(user, context, layout))
+      return Continue;
+    escapes = true;
+    return Stop;
+  }
+  const Value *context;
+  const DataLayout &layout;
+  bool escapes = false;
+};
+
 } // namespace
 
 PreservedAnalyses
@@ -80,9 +157,12 @@ gpumem::cpu::ArenaAliasScopesPass::run(Function &function,
         arenaBases.insert(load);
   if (arenaBases.empty())
     return PreservedAnalyses::all();
-  for (const Value *base : arenaBases)
-    if (PointerMayBeCaptured(base, /*ReturnCaptures=*/true))
+  for (const Value *base : arenaBases) {
+    ArenaCaptures captures(context, layout);
+    PointerMayBeCaptured(base, &captures);
+    if (captures.escapes)
       return PreservedAnalyses::all();
+  }
 
   enum class Place { Arena, Elsewhere, Unknown };
   auto placeOf = [&](const Value *pointer) {

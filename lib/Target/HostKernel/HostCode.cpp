@@ -3,6 +3,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostCode.h"
+#include "ReportingServices.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Transforms/SourceLocation.h"
@@ -80,6 +81,10 @@ Value gpumem::hostkernel::ContextAccess::loadPointer(int64_t offset) {
               LLVM::LLVMPointerType::get(builder.getContext()));
 }
 
+bool gpumem::hostkernel::isReportingService(RuntimeService service) {
+  return isReportingServiceOffset(service.offset);
+}
+
 Value gpumem::hostkernel::ContextAccess::call(RuntimeService service,
                                               ValueRange args) {
   Value services = loadPointer(offsetof(GPUMemThreadContext, services));
@@ -89,6 +94,20 @@ Value gpumem::hostkernel::ContextAccess::call(RuntimeService service,
   llvm::append_range(operands, args);
   auto call = LLVM::CallOp::create(
       builder, loc, service.type(builder.getContext()), operands);
+  // --sanitize's services that only look at the context and the addresses
+  // they get keep no pointer: LLVM may then keep the context's fields in
+  // registers around them and still tell the arena from other memory.
+  if (isReportingService(service)) {
+    SmallVector<Attribute> argumentAttributes;
+    for (Value arg : args)
+      argumentAttributes.push_back(
+          isa<LLVM::LLVMPointerType>(arg.getType())
+              ? builder.getDictionaryAttr(builder.getNamedAttr(
+                    LLVM::LLVMDialect::getNoCaptureAttrName(),
+                    builder.getUnitAttr()))
+              : builder.getDictionaryAttr({}));
+    call.setArgAttrsAttr(builder.getArrayAttr(argumentAttributes));
+  }
   return call.getNumResults() ? call.getResult() : Value();
 }
 
