@@ -313,10 +313,14 @@ void BlockRunner::run(int64_t first, int64_t last) {
     // much as a small block): runBlocks cannot go on without the thread
     // anyway, and the compiler gives kernels that may assert none.
     std::fill(single.threadId, single.threadId + 3, 0);
-    if (!info.kernel->checks) {
+    if (!(info.kernel->checks &
+          (GPUMEM_CHECK_RACECHECK | GPUMEM_CHECK_INITCHECK))) {
+      // memcheck reads the block's id from the context: one call for the
+      // range, as without checks.
       info.kernel->runBlocks(info.params, &single, first, last);
     } else {
-      // --sanitize's checks tell blocks apart by number: one at a time.
+      // racecheck's and initcheck's shadows tell blocks apart by number:
+      // one at a time.
       for (int64_t block = first; block < last; ++block) {
         epoch.startBlock(info.serial, info.warpSize);
         dropAsyncCopies();
