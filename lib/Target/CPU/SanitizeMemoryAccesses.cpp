@@ -7,17 +7,21 @@
 // On the cpu target it runs after gpumem-lower-gpu-to-cpu-abi, where every
 // function takes the thread context last and the services are called
 // through it; there, too, before the launch wrappers call a kernel (once
-// per call of run_blocks, which the runtime calls per block for sanitized
-// kernels), the aligned pointer of each memref argument goes to
-// services->argumentCheck, which reports one that points into device
-// memory already freed. With before-device-lowering (cuda-emu, rocm-emu)
-// it runs before the NVVM or ROCDL lowering and calls functions that the
-// lowering to host code binds to the same services.
+// per call of run_blocks, which the runtime calls per block for kernels
+// with racecheck or initcheck, per chunk of blocks otherwise), the aligned
+// pointer of each memref argument goes to services->argumentCheck, which
+// reports one that points into device memory already freed; with memcheck, each
+// block whose accesses are provably inside their memrefs runs a copy of the
+// kernel without bounds checks (VersionBoundsChecks.cpp). With
+// before-device-lowering (cuda-emu, rocm-emu) it runs before the NVVM or ROCDL
+// lowering and calls functions that the lowering to host code binds to the same
+// services.
 //===----------------------------------------------------------------------===//
 
 #include "../HostKernel/HostCode.h"
 #include "../HostKernel/KernelTable.h"
 #include "../HostKernel/SanitizeMemRefAccesses.h"
+#include "VersionBoundsChecks.h"
 
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Target/CPU/Passes.h"
@@ -54,10 +58,15 @@ struct SanitizeMemoryAccessesPass
       return;
     }
     hostkernel::recordSanitizerChecks(module, parsed);
+    // The argument checks first: they are made once per kernel call that
+    // the wrappers had before versioning.
+    if (parsed & GPUMEM_CHECK_MEMCHECK) {
+      checkArguments(module);
+      if (versionBlocks)
+        cpu::versionBoundsChecks(module);
+    }
     hostkernel::instrumentMemRefAccesses(
         module, parsed, hostkernel::SanitizerCalls::ThroughContext);
-    if (parsed & GPUMEM_CHECK_MEMCHECK)
-      checkArguments(module);
   }
 
   /// Where the launch wrappers (run_blocks, run_thread) call a kernel, they

@@ -81,28 +81,18 @@ std::optional<StringRef> gpumem::hostkernel::isCheckedByMemRef(Location loc) {
   return what.getValue();
 }
 
-namespace {
-
-/// An access to check: its memref, indices, the elements it touches along
-/// the last dimension, and how a report describes it.
-struct Access {
-  Value memref;
-  ValueRange indices;
-  int64_t lastExtent = 1;
-  const char *verb;
-};
-
-std::optional<Access> describe(Operation *op) {
+std::optional<MemRefAccess>
+gpumem::hostkernel::describeMemRefAccess(Operation *op) {
   if (auto load = dyn_cast<memref::LoadOp>(op))
-    return Access{load.getMemRef(), load.getIndices(), 1, "load from"};
+    return MemRefAccess{load.getMemRef(), load.getIndices(), 1, "load from"};
   if (auto store = dyn_cast<memref::StoreOp>(op))
-    return Access{store.getMemRef(), store.getIndices(), 1, "store to"};
+    return MemRefAccess{store.getMemRef(), store.getIndices(), 1, "store to"};
   if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op))
-    return Access{atomic.getMemref(), atomic.getIndices(), 1,
-                  "atomic update of"};
+    return MemRefAccess{atomic.getMemref(), atomic.getIndices(), 1,
+                        "atomic update of"};
   if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op))
-    return Access{atomic.getMemref(), atomic.getIndices(), 1,
-                  "atomic update of"};
+    return MemRefAccess{atomic.getMemref(), atomic.getIndices(), 1,
+                        "atomic update of"};
   // Elements along the last dimension: the vector's last size, unless the
   // memref's elements are vectors themselves (one element then).
   auto extent = [](VectorType type, Value memref) -> int64_t {
@@ -112,15 +102,19 @@ std::optional<Access> describe(Operation *op) {
                                                     : type.getShape().back();
   };
   if (auto load = dyn_cast<vector::LoadOp>(op))
-    return Access{load.getBase(), load.getIndices(),
-                  extent(load.getVectorType(), load.getBase()),
-                  "vector load from"};
+    return MemRefAccess{load.getBase(), load.getIndices(),
+                        extent(load.getVectorType(), load.getBase()),
+                        "vector load from"};
   if (auto store = dyn_cast<vector::StoreOp>(op))
-    return Access{store.getBase(), store.getIndices(),
-                  extent(store.getVectorType(), store.getBase()),
-                  "vector store to"};
+    return MemRefAccess{store.getBase(), store.getIndices(),
+                        extent(store.getVectorType(), store.getBase()),
+                        "vector store to"};
   return std::nullopt;
 }
+
+namespace {
+
+using Access = MemRefAccess;
 
 /// What a load yields when it is skipped; null when the type has no zero.
 Value zeroOf(OpBuilder &builder, Location loc, Type type) {
@@ -159,7 +153,7 @@ public:
         context = func.getArguments().back();
       }
       func.walk([&](Operation *op) {
-        if (describe(op))
+        if (describeMemRefAccess(op))
           accesses.push_back({op, context});
         else if (bounds && isDivision(op))
           divisions.push_back({op, context});
@@ -288,7 +282,7 @@ private:
   }
 
   void instrument(Operation *op, Value context) {
-    Access access = *describe(op);
+    Access access = *describeMemRefAccess(op);
     auto type = cast<MemRefType>(access.memref.getType());
     std::string what;
     llvm::raw_string_ostream os(what);
@@ -302,7 +296,11 @@ private:
       os << access.verb << " " << type;
     // Whether the access got every check asked for, for the mark.
     bool complete = true;
-    if (bounds && type.getRank() != 0)
+    // An access proved inside its memref for the whole block needs no
+    // memcheck (kInBoundsMark); the runtime still sees it for the others.
+    bool proved = op->hasAttr(kInBoundsMark);
+    op->removeAttr(kInBoundsMark);
+    if (bounds && type.getRank() != 0 && !proved)
       complete &= checkBounds(op, access, context, what);
     if (probe)
       return;
@@ -333,7 +331,7 @@ private:
     // wrappers): its device accesses then ask where their address lies,
     // and the use after free is reported at the access. (cuda-emu and
     // rocm-emu ask for every access, by address.)
-    if (bounds && device && addressable &&
+    if (bounds && device && addressable && !proved &&
         calls == SanitizerCalls::ThroughContext)
       askWhenArgumentsFreed(op, access, context, what);
     if (calls == SanitizerCalls::ThroughFunctions && complete) {

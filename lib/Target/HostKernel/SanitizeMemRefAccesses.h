@@ -55,6 +55,29 @@ inline constexpr llvm::StringLiteral kCheckedByMemRefMark =
 /// The words of an access marked kCheckedByMemRefMark at `loc`, if it is.
 std::optional<llvm::StringRef> isCheckedByMemRef(mlir::Location loc);
 
+/// The attribute that marks an access whose indices are known to be inside
+/// its memref (VersionBoundsChecks.cpp of the cpu target proves it for a
+/// whole block before running a copy of its code): memcheck neither checks
+/// its indices nor asks where its address lies; racecheck and initcheck
+/// still see it.
+inline constexpr llvm::StringLiteral kInBoundsMark =
+    "gpumem.sanitizer.in_bounds";
+
+/// A memref access the sanitizer checks: its memref, its indices, the
+/// elements it touches along the last dimension, and how a report
+/// describes it ("load from").
+struct MemRefAccess {
+  mlir::Value memref;
+  mlir::ValueRange indices;
+  int64_t lastExtent = 1;
+  const char *verb;
+};
+
+/// `op` as an access to check (memref.load, memref.store,
+/// memref.atomic_rmw, memref.generic_atomic_rmw, vector.load,
+/// vector.store); nullopt for any other op.
+std::optional<MemRefAccess> describeMemRefAccess(mlir::Operation *op);
+
 /// Instruments every memref.load, memref.store, memref.atomic_rmw,
 /// memref.generic_atomic_rmw, vector.load and vector.store in the
 /// functions of `module` for the GPUMemCheck flags `checks`.

@@ -160,6 +160,14 @@ def GPUMemSanitizeMemoryAccessesPass
     `__gpumem_sanitizer_*` functions, which the lowering to host code binds
     to them, and each instrumented access's location is marked for the
     checks by address to check only where its address lies.
+
+    On the cpu target, with memcheck, each block of a launch wrapper that
+    runs without fibers first evaluates, once, the ranges of the kernel's
+    indices over the whole block (thread and block ids, scalar arguments,
+    loop induction variables through affine arithmetic); when every
+    provable access is inside its memref and no memref argument lies in
+    freed memory, the block runs a copy of the kernel whose proved accesses
+    are not checked (`version-blocks`).
   }];
   let options = [
     Option<"checks", "checks", "::gpumem::SanitizerChecks",
@@ -171,6 +179,10 @@ def GPUMemSanitizeMemoryAccessesPass
            /*default=*/"false",
            "Call the services through __gpumem_sanitizer_* functions, before "
            "a GPU dialect's lowering, rather than through the thread context">,
+    Option<"versionBlocks", "version-blocks", "bool", /*default=*/"true",
+           "On the cpu target with memcheck, run a copy of the kernel without "
+           "the bounds checks of accesses proved inside their memrefs for "
+           "the whole block">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
