@@ -422,9 +422,10 @@ private:
   static Value getReinterpretedBuffer(Value memref) {
     Type element = cast<MemRefType>(memref.getType()).getElementType();
     bool reinterpreted = false;
+    // (An unranked buffer, a memref.cast's source, has no extent here.)
     auto whole = [&](Value buffer) {
-      auto type = cast<MemRefType>(buffer.getType());
-      return reinterpreted && type.getLayout().isIdentity() &&
+      auto type = dyn_cast<MemRefType>(buffer.getType());
+      return type && reinterpreted && type.getLayout().isIdentity() &&
                      type.getElementType() == element
                  ? buffer
                  : Value();
@@ -447,7 +448,7 @@ private:
       // access lands, which the cpu target's planned views get too.)
       if (isa<BlockArgument>(memref))
         return isWorkgroupMemorySpace(
-                   cast<MemRefType>(memref.getType()).getMemorySpace())
+                   cast<BaseMemRefType>(memref.getType()).getMemorySpace())
                    ? Value()
                    : whole(memref);
     }

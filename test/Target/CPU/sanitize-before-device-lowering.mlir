@@ -129,3 +129,22 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A memref.cast of an unranked argument: the access is checked against the
+// cast's shape (the argument itself has no extent to check against).
+// CHECK-LABEL: gpu.func @unranked_source(
+// CHECK: %[[CAST:.*]] = memref.cast %{{.*}} : memref<*xf32> to memref<4xf32>
+// CHECK: %[[DIM:.*]] = memref.dim %[[CAST]]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[DIM]]
+// CHECK: scf.if %[[IN]]
+// CHECK: memref.store %{{.*}}, %[[CAST]]
+gpu.module @kernels {
+  gpu.func @unranked_source(%a: memref<*xf32>, %f: f32) kernel {
+    %tx = gpu.thread_id x
+    %r = memref.cast %a : memref<*xf32> to memref<4xf32>
+    memref.store %f, %r[%tx] : memref<4xf32>
+    gpu.return
+  }
+}
