@@ -15,6 +15,16 @@
 //     before a store:  gpumemMemHostWrote(element address, bytes)
 //   with element address = aligned pointer + (offset + sum index_d *
 //   stride_d) * element bytes, the store's bytes those of its value.
+//   for each memref.alloc or memref.alloca of host code whose memref (or a
+//   view, ranked or not) reaches a gpu.host_register:
+//     the same walk, where gpu.host_register, gpu.host_unregister and
+//     memref.dealloc are seen too, but a launch, copy or fill only after a
+//     registration of the buffer (before it, the runtime would not see
+//     what they write)
+//   for a followed buffer:
+//     after it:         gpumemMemHostBufferTracked(aligned pointer, bytes)
+//     before a dealloc: gpumemMemHostBufferFreed(aligned pointer)
+//     before a store:   gpumemMemHostWrote(element address, bytes)
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/MemRefAddress.h"
@@ -25,6 +35,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -39,6 +50,8 @@ namespace {
 
 constexpr llvm::StringLiteral kTracked = "gpumemMemHostWritesTracked";
 constexpr llvm::StringLiteral kWrote = "gpumemMemHostWrote";
+constexpr llvm::StringLiteral kBufferTracked = "gpumemMemHostBufferTracked";
+constexpr llvm::StringLiteral kBufferFreed = "gpumemMemHostBufferFreed";
 
 /// A store into followed memory: its memref, indices and value type.
 struct Write {
@@ -89,29 +102,103 @@ struct TrackHostWritesPass
         allocs.push_back(alloc);
     });
     for (gpu::AllocOp alloc : allocs) {
-      SmallVector<Write> writes;
-      if (follow(alloc.getMemref(), writes))
-        track(alloc, writes);
+      Uses uses;
+      if (follow(alloc.getMemref(), uses, /*hostBuffer=*/false))
+        track(alloc, uses.writes);
+    }
+    SmallVector<Operation *> buffers;
+    module.walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+          !op->getParentOfType<gpu::GPUModuleOp>())
+        buffers.push_back(op);
+    });
+    DominanceInfo dominance(module);
+    for (Operation *buffer : buffers) {
+      Uses uses;
+      if (follow(buffer->getResult(0), uses, /*hostBuffer=*/true) &&
+          !uses.registrations.empty() &&
+          llvm::all_of(uses.afterRegistration, [&](Operation *op) {
+            return llvm::any_of(uses.registrations, [&](Operation *reg) {
+              return dominance.properlyDominates(reg, op);
+            });
+          }))
+        trackHostBuffer(buffer, uses);
     }
   }
 
-  /// Collects the writes into `memref` and its views; false when a use
-  /// may write it unseen.
-  bool follow(Value memref, SmallVectorImpl<Write> &writes) {
+  /// What a buffer's memref and its views are used for: the writes, and
+  /// of a host buffer, its registrations, deallocs and the launches, copies
+  /// and fills that must come after a registration.
+  struct Uses {
+    SmallVector<Write> writes;
+    SmallVector<Operation *> registrations, deallocs, afterRegistration;
+  };
+
+  /// Collects the uses of `memref` and its views (a managed allocation's,
+  /// or with `hostBuffer` a memref.alloc's that host code may register);
+  /// false when one may write it unseen.
+  bool follow(Value memref, Uses &uses, bool hostBuffer) {
     for (Operation *user : memref.getUsers()) {
       auto view = dyn_cast<ViewLikeOpInterface>(user);
       if (view && view.getViewSource() == memref &&
-          isa<MemRefType>(user->getResult(0).getType())) {
-        if (!follow(user->getResult(0), writes))
+          isa<BaseMemRefType>(user->getResult(0).getType())) {
+        if (!follow(user->getResult(0), uses, hostBuffer))
           return false;
+        continue;
+      }
+      if (hostBuffer && isa<gpu::HostRegisterOp>(user)) {
+        uses.registrations.push_back(user);
+        continue;
+      }
+      if (hostBuffer && isa<gpu::HostUnregisterOp>(user))
+        continue;
+      if (hostBuffer && isa<memref::DeallocOp>(user)) {
+        if (!isa<MemRefType>(memref.getType()))
+          return false;
+        uses.deallocs.push_back(user);
         continue;
       }
       if (!seenUse(user, memref))
         return false;
+      if (hostBuffer &&
+          isa<gpu::LaunchFuncOp, gpu::MemcpyOp, gpu::MemsetOp>(user))
+        uses.afterRegistration.push_back(user);
       if (std::optional<Write> write = describeWrite(user))
-        writes.push_back(*write);
+        uses.writes.push_back(*write);
     }
     return true;
+  }
+
+  void trackHostBuffer(Operation *buffer, const Uses &uses) {
+    auto memref = cast<TypedValue<MemRefType>>(buffer->getResult(0));
+    MemRefType type = memref.getType();
+    Type element = type.getElementType();
+    if (!type.getLayout().isIdentity() ||
+        !(element.isIntOrIndexOrFloat() ||
+          isa<VectorType, ComplexType>(element)))
+      return;
+    OpBuilder builder(buffer->getContext());
+    builder.setInsertionPointAfter(buffer);
+    Location loc = buffer->getLoc();
+    const DataLayout &layout = DataLayout::closest(buffer);
+    Value bytes = arith::ConstantIndexOp::create(
+        builder, loc, int64_t(layout.getTypeSize(element)));
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      bytes = arith::MulIOp::create(
+          builder, loc, bytes, memref::DimOp::create(builder, loc, memref, d));
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
+    func::CallOp::create(builder, loc, declare(kBufferTracked, 2),
+                         ValueRange{base, bytes});
+    for (Operation *dealloc : uses.deallocs) {
+      OpBuilder before(dealloc);
+      Value freed = memref::ExtractAlignedPointerAsIndexOp::create(
+          before, dealloc->getLoc(), dealloc->getOperand(0));
+      func::CallOp::create(before, dealloc->getLoc(), declare(kBufferFreed, 1),
+                           ValueRange{freed});
+    }
+    for (const Write &write : uses.writes)
+      report(write);
   }
 
   func::FuncOp declare(StringRef name, unsigned arguments) {

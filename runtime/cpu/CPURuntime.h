@@ -44,6 +44,13 @@ GPUMEM_MGPU_EXPORT void gpumemCPURuntimeConfigure(int32_t workers,
 /// (Addresses are integers: host code passes MLIR indices.)
 GPUMEM_MGPU_EXPORT void gpumemMemHostWritesTracked(uintptr_t allocation);
 GPUMEM_MGPU_EXPORT void gpumemMemHostWrote(uintptr_t address, int64_t bytes);
+/// The same for host memory that host code registers (gpu.host_register):
+/// the memref.alloc of `bytes` bytes at `buffer` reports its writes from
+/// the start, and its registration counts only those as written; the
+/// buffer is freed (memref.dealloc).
+GPUMEM_MGPU_EXPORT void gpumemMemHostBufferTracked(uintptr_t buffer,
+                                                   int64_t bytes);
+GPUMEM_MGPU_EXPORT void gpumemMemHostBufferFreed(uintptr_t buffer);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -188,9 +188,9 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
                          ? firstUnwritten(offset, end)
                          : end;
   std::unique_lock<std::mutex> reporting;
-  // Managed memory is unwritten only where the host code reports the
-  // host's stores (gpumem-track-host-writes).
-  bool managed = memoryKind.is(kManaged);
+  // Managed and registered host memory are unwritten only where the host
+  // code reports the host's stores (gpumem-track-host-writes).
+  bool hostWrites = memoryKind.is(kManaged) || memoryKind.is(kHost);
   std::string uninitialized =
       std::string("uninitialized read of ") + memoryKind.name;
   if (missing != end && firstAtSite(reporting, uninitialized, location))
@@ -202,7 +202,7 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
                  coords(ctx->blockId).text, coords(ctx->threadId).text,
                  withSource(location).c_str(), (unsigned long long)missing,
                  memoryKind.name, (unsigned long long)size, what ? what : "",
-                 managed ? ", nor the host" : "", allocationLine().c_str());
+                 hostWrites ? ", nor the host" : "", allocationLine().c_str());
   if (reporting.owns_lock())
     reporting.unlock();
   if (write)

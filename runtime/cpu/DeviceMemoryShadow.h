@@ -136,6 +136,16 @@ void enableDeviceMemoryMappings();
 /// Marks `bytes` bytes at `dst` written by a copy from `src` (null for a
 /// fill) in the shadow of dst's allocation, if it has one (Memory.cpp).
 void shadowCopy(void *dst, const void *src, uint64_t bytes);
+/// initcheck of host memory the host code follows (HostWrites.cpp): the
+/// host buffer of `bytes` bytes at `start` is written only where
+/// noteTrackedHostWrite says, until it is registered (mgpuMemHostRegister
+/// then gives its shadow those bytes alone, and stops following it) or
+/// forgotten (freed). Nothing is kept without shadows. (Memory.cpp.)
+void trackHostBuffer(uintptr_t start, uint64_t bytes);
+/// Notes `bytes` written at `address` of a tracked host buffer not yet
+/// registered; false when the address is in none.
+bool noteTrackedHostWrite(uintptr_t address, uint64_t bytes);
+void forgetTrackedHostBuffer(uintptr_t start);
 /// Addresses [start, start + bytes) of one kind: an allocation from
 /// mgpuMemAlloc (with its shadow, if it has one), the redzone after one,
 /// one freed and still in quarantine, registered host memory (an

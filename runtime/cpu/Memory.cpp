@@ -86,6 +86,13 @@ struct Allocations {
   /// size, and its shadow, which knows where it was registered.
   std::map<uintptr_t, uint64_t> registered;
   std::map<uintptr_t, std::shared_ptr<DeviceMemoryShadow>> registeredShadows;
+  /// Host buffers whose writes host code reports (trackHostBuffer), by
+  /// start: their size and the byte ranges written, [first, end) by first.
+  struct TrackedHostBuffer {
+    uint64_t bytes;
+    std::map<uint64_t, uint64_t> written;
+  };
+  std::map<uintptr_t, TrackedHostBuffer> trackedHost;
   /// Allocations made as mappings of their own (--sanitize), by start: the
   /// mapping's length, all of it the allocation's footprint.
   std::map<uintptr_t, uint64_t> mapped;
@@ -202,6 +209,50 @@ void gpumem::cpu::shadowCopy(void *dst, const void *src, uint64_t bytes) {
     target->copyInitialized(to, *source, from, bytes);
   else
     target->markWritten(to, bytes);
+}
+
+void gpumem::cpu::trackHostBuffer(uintptr_t start, uint64_t bytes) {
+  Allocations &all = allocations();
+  if (!all.shadowing.load(std::memory_order_relaxed) || !bytes)
+    return;
+  std::lock_guard<std::mutex> lock(all.mutex);
+  all.trackedHost[start] = {bytes, {}};
+}
+
+bool gpumem::cpu::noteTrackedHostWrite(uintptr_t address, uint64_t bytes) {
+  Allocations &all = allocations();
+  if (!all.shadowing.load(std::memory_order_relaxed))
+    return false;
+  std::lock_guard<std::mutex> lock(all.mutex);
+  auto buffer = all.trackedHost.upper_bound(address);
+  if (buffer == all.trackedHost.begin())
+    return false;
+  --buffer;
+  uint64_t first = address - buffer->first;
+  if (first >= buffer->second.bytes)
+    return false;
+  uint64_t end = std::min(first + bytes, buffer->second.bytes);
+  // Joined with the range before it when they touch (a loop's stores come
+  // in order), then with those after it that it reaches.
+  std::map<uint64_t, uint64_t> &written = buffer->second.written;
+  auto at = written.upper_bound(first);
+  if (at != written.begin() && std::prev(at)->second >= first) {
+    at = std::prev(at);
+    at->second = std::max(at->second, end);
+  } else {
+    at = written.emplace_hint(at, first, end);
+  }
+  for (auto next = std::next(at);
+       next != written.end() && next->first <= at->second;
+       next = written.erase(next))
+    at->second = std::max(at->second, next->second);
+  return true;
+}
+
+void gpumem::cpu::forgetTrackedHostBuffer(uintptr_t start) {
+  Allocations &all = allocations();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  all.trackedHost.erase(start);
 }
 
 ShadowedRange gpumem::cpu::findShadowedRange(const void *address) {
@@ -380,16 +431,35 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   MemoryCallScope scope;
   collapseIntoHugePages(ptr, sizeBytes);
-  // Under --sanitize kernels' races on it are found as on device memory;
-  // the host wrote it unseen, so all of it counts as written.
+  // Under --sanitize kernels' races on it are found as on device memory.
+  // When the host code reported its writes (a tracked host buffer), the
+  // bytes it wrote count as written; otherwise the host wrote it unseen,
+  // so all of it counts as written.
   Allocations &all = allocations();
   if (!all.shadowing || !sizeBytes)
     return;
   auto shadow = std::make_shared<DeviceMemoryShadow>(
       sizeBytes, gpumem::runtime::currentMemoryCallLocation(),
       DeviceMemoryShadow::kHost);
-  shadow->markWritten(0, sizeBytes);
   std::lock_guard<std::mutex> lock(all.mutex);
+  uintptr_t start = uintptr_t(ptr);
+  auto tracked = all.trackedHost.upper_bound(start);
+  if (tracked != all.trackedHost.begin() &&
+      start - std::prev(tracked)->first + sizeBytes <=
+          std::prev(tracked)->second.bytes) {
+    --tracked;
+    uint64_t from = start - tracked->first, to = from + sizeBytes;
+    for (auto [first, end] : tracked->second.written)
+      if (first < to && end > from)
+        shadow->markWritten(std::max(first, from) - from,
+                            std::min(end, to) - std::max(first, from));
+    // Followed up to here only: what the kernels write while it is
+    // registered is the shadow's, which a registration after an
+    // unregistration would not have (it then counts all as written).
+    all.trackedHost.erase(tracked);
+  } else {
+    shadow->markWritten(0, sizeBytes);
+  }
   all.registered[uintptr_t(ptr)] = sizeBytes;
   all.registeredShadows[uintptr_t(ptr)] = std::move(shadow);
 }

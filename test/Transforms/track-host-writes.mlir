@@ -55,8 +55,66 @@ func.func @escapes(%v: f32) {
 }
 func.func private @fill(memref<8xf32>)
 
+// A host buffer that reaches gpu.host_register (through a cast to unranked)
+// and is launched only after it: the runtime follows it from its
+// allocation (its size in bytes), each store reports its bytes, and its
+// dealloc ends the following.
+// CHECK-LABEL: func.func @registered
+// CHECK:         %[[H:.*]] = memref.alloc(%[[N:.*]]) : memref<?xi16>
+// CHECK:         %[[DIM:.*]] = memref.dim %[[H]], %c0
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %c2{{.*}}, %[[DIM]]
+// CHECK-NEXT:    %[[HBASE:.*]] = memref.extract_aligned_pointer_as_index %[[H]]
+// CHECK-NEXT:    call @gpumemMemHostBufferTracked(%[[HBASE]], %[[SIZE]]) : (index, index) -> ()
+// CHECK:         call @gpumemMemHostWrote(%{{.*}}, %c2{{.*}}) : (index, index) -> ()
+// CHECK-NEXT:    memref.store
+// CHECK:         gpu.host_register
+// CHECK:         gpu.launch_func
+// CHECK:         %[[FREED:.*]] = memref.extract_aligned_pointer_as_index %[[H]]
+// CHECK-NEXT:    call @gpumemMemHostBufferFreed(%[[FREED]]) : (index) -> ()
+// CHECK-NEXT:    memref.dealloc %[[H]]
+func.func @registered(%n: index, %v: i16) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %h = memref.alloc(%n) : memref<?xi16>
+  memref.store %v, %h[%c0] : memref<?xi16>
+  %u = memref.cast %h : memref<?xi16> to memref<*xi16>
+  gpu.host_register %u : memref<*xi16>
+  gpu.launch_func @kernels::@r blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%h : memref<?xi16>)
+  gpu.host_unregister %u : memref<*xi16>
+  memref.dealloc %h : memref<?xi16>
+  return
+}
+
+// Launched before its registration (the runtime would not see what the
+// kernel writes), never registered, or handed to a function: left alone.
+// CHECK-LABEL: func.func @registered_too_late
+// CHECK-NOT:     gpumemMem
+// CHECK:         return
+func.func @registered_too_late(%v: i16) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %h = memref.alloc() : memref<4xi16>
+  memref.store %v, %h[%c0] : memref<4xi16>
+  gpu.launch_func @kernels::@s blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%h : memref<4xi16>)
+  %u = memref.cast %h : memref<4xi16> to memref<*xi16>
+  gpu.host_register %u : memref<*xi16>
+  %never = memref.alloc() : memref<4xi16>
+  memref.store %v, %never[%c0] : memref<4xi16>
+  %passed = memref.alloc() : memref<8xf32>
+  %up = memref.cast %passed : memref<8xf32> to memref<*xf32>
+  gpu.host_register %up : memref<*xf32>
+  call @fill(%passed) : (memref<8xf32>) -> ()
+  return
+}
+
 gpu.module @kernels {
   gpu.func @k(%m: memref<4x8xf32>) kernel {
+    gpu.return
+  }
+  gpu.func @r(%m: memref<?xi16>) kernel {
+    gpu.return
+  }
+  gpu.func @s(%m: memref<4xi16>) kernel {
     gpu.return
   }
 }

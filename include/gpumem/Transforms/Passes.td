@@ -755,7 +755,7 @@ def GPUMemHostBuffersToDevicePass
 def GPUMemTrackHostWritesPass
     : Pass<"gpumem-track-host-writes", "::mlir::ModuleOp"> {
   let summary = "With --sanitize=initcheck, report the host's writes of "
-                "managed memory to the runtime";
+                "managed and registered host memory to the runtime";
   let description = [{
     The host reads and writes memory from `gpu.alloc host_shared` directly,
     unseen by the runtime, whose initcheck therefore counts every byte of it
@@ -770,8 +770,21 @@ def GPUMemTrackHostWritesPass
     nothing wrote is then reported as on device memory. An allocation whose
     memref goes anywhere else (a function call, `memref.copy`, a linalg op)
     is left alone: a write the pass cannot see must not become a false
-    report. Only the cpu runtime defines the two functions (cpu, cuda-emu
+    report. Only the cpu runtime defines these functions (cpu, cuda-emu
     and rocm-emu; initcheck runs there only).
+
+    Host memory a kernel uses in place (`gpu.host_register`) is written by
+    the host before its registration, when the runtime has no shadow for
+    it yet. For each `memref.alloc` or `memref.alloca` of host code whose
+    memref (or a view of it, ranked or not) reaches a `gpu.host_register`,
+    with the same visible uses plus `gpu.host_register`,
+    `gpu.host_unregister` and `memref.dealloc`, and whose launches, copies
+    and fills all come after a registration (dominated by one), the pass
+    calls `gpumemMemHostBufferTracked(buffer, bytes)` after the allocation,
+    `gpumemMemHostWrote` before each host store and
+    `gpumemMemHostBufferFreed(buffer)` before each `memref.dealloc`: the
+    runtime keeps the ranges the host wrote, and the registration's shadow
+    counts only those as written.
 
     ```mlir
     %m = gpu.alloc host_shared () : memref<8xf32>
