@@ -29,6 +29,7 @@
 
 #include "gpumem/Transforms/MemRefAddress.h"
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -181,11 +182,11 @@ struct TrackHostWritesPass
     builder.setInsertionPointAfter(buffer);
     Location loc = buffer->getLoc();
     const DataLayout &layout = DataLayout::closest(buffer);
-    Value bytes = arith::ConstantIndexOp::create(
-        builder, loc, int64_t(layout.getTypeSize(element)));
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      bytes = arith::MulIOp::create(
-          builder, loc, bytes, memref::DimOp::create(builder, loc, memref, d));
+    ValueRange sizes = isa<memref::AllocOp>(buffer)
+                           ? cast<memref::AllocOp>(buffer).getDynamicSizes()
+                           : cast<memref::AllocaOp>(buffer).getDynamicSizes();
+    Value bytes = gpumem::createBufferBytes(builder, loc, type, sizes,
+                                            layout.getTypeSize(element));
     Value base =
         memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
     func::CallOp::create(builder, loc, declare(kBufferTracked, 2),

@@ -61,8 +61,8 @@ func.func private @fill(memref<8xf32>)
 // dealloc ends the following.
 // CHECK-LABEL: func.func @registered
 // CHECK:         %[[H:.*]] = memref.alloc(%[[N:.*]]) : memref<?xi16>
-// CHECK:         %[[DIM:.*]] = memref.dim %[[H]], %c0
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %c2{{.*}}, %[[DIM]]
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[C2]], %[[N]]
 // CHECK-NEXT:    %[[HBASE:.*]] = memref.extract_aligned_pointer_as_index %[[H]]
 // CHECK-NEXT:    call @gpumemMemHostBufferTracked(%[[HBASE]], %[[SIZE]]) : (index, index) -> ()
 // CHECK:         call @gpumemMemHostWrote(%{{.*}}, %c2{{.*}}) : (index, index) -> ()
