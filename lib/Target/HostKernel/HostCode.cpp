@@ -81,10 +81,6 @@ Value gpumem::hostkernel::ContextAccess::loadPointer(int64_t offset) {
               LLVM::LLVMPointerType::get(builder.getContext()));
 }
 
-bool gpumem::hostkernel::isReportingService(RuntimeService service) {
-  return isReportingServiceOffset(service.offset);
-}
-
 Value gpumem::hostkernel::ContextAccess::call(RuntimeService service,
                                               ValueRange args) {
   Value services = loadPointer(offsetof(GPUMemThreadContext, services));
@@ -97,7 +93,7 @@ Value gpumem::hostkernel::ContextAccess::call(RuntimeService service,
   // --sanitize's services that only look at the context and the addresses
   // they get keep no pointer: LLVM may then keep the context's fields in
   // registers around them and still tell the arena from other memory.
-  if (isReportingService(service)) {
+  if (isReportingServiceOffset(service.offset)) {
     SmallVector<Attribute> argumentAttributes;
     for (Value arg : args)
       argumentAttributes.push_back(

@@ -113,12 +113,6 @@ struct RuntimeService {
             decltype(GPUMemRuntimeServices::field)>::get                       \
   }
 
-/// Whether `service` is one of --sanitize's that only look at the addresses
-/// they are given and keep none of its pointer arguments (accessError,
-/// sharedAccess, deviceAccess, addressAccess, argumentCheck,
-/// divisionError): ContextAccess::call marks their pointers captures(none).
-bool isReportingService(RuntimeService service);
-
 /// LLVM dialect accesses to a GPUMemThreadContext (CPUKernelABI.h) and calls
 /// of its runtime services, built at a builder's insertion point.
 class ContextAccess {
