@@ -24,6 +24,7 @@ build=$(cd "${1:-$root/build}" && pwd) || exit 2
 shift || true
 targets=("$@")
 . "$root/scripts/gpu-programs.sh"
+. "$root/scripts/output-cache.sh"
 
 # "<target> available[: ...]" or "<target> unavailable: why", one a line.
 listing=$("$build/bin/gpumem-run" --list-targets) || {
@@ -57,6 +58,11 @@ for target in "${targets[@]}"; do
   fi
 done
 failed=0
+# A program's output with gpumem-run's FLAGS, stderr included; a run made
+# before in this lit run is not made again (scripts/output-cache.sh).
+run_program() { # flags... program
+  "$build/bin/gpumem-run" "$@" 2>&1
+}
 # The target without +sanitize or +device-log.
 unchecked() {
   local target=${1%+sanitize}
@@ -76,7 +82,8 @@ for program in $(gpu_programs "$root"); do
     [ "$target" = "$base+sanitize" ] && flags+=(--sanitize)
     [ "$target" = "$base+device-log" ] && flags+=(--sanitize=memcheck --sanitize-device-log)
     [ "$base" != "${base%@*}" ] && flags+=(--chip="${base#*@}")
-    output=$("$build/bin/gpumem-run" "${flags[@]}" --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
+    output=$(CACHE_CONTEXT=$build cached_output run_program "${flags[@]}" \
+      --host-buffers="$mode" "$program" | normalize_output "$program")
     reason=$(unsupported_reason "$root" "$target" "$program")
     # The same target with --sanitize is compared with its own output: the
     # list's reasons, about the cpu target's output, do not apply.

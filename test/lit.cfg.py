@@ -18,6 +18,7 @@
 
 import os
 import re
+import shutil
 import subprocess
 
 import lit.formats
@@ -30,6 +31,14 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
                    "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gpumem_obj_root, "test")
+
+# The outputs the comparing scripts share within this lit run
+# (scripts/output-cache.sh): emptied here, once per run, so no run reads
+# what an earlier build printed.
+output_cache = os.path.join(config.test_exec_root, "output-cache")
+shutil.rmtree(output_cache, ignore_errors=True)
+os.makedirs(output_cache, exist_ok=True)
+config.environment["GPUMEM_OUTPUT_CACHE"] = output_cache
 
 llvm_config.with_system_environment(["HOME", "CUDA_HOME", "CUDA_PATH"])
 llvm_config.use_default_substitutions()
