@@ -3,6 +3,7 @@
 #   make test  installs what is missing, builds, runs every test
 # make test first checks that every C and C++ file is formatted as
 # .clang-format says (scripts/check-format.sh; --fix formats them).
+# Both print each phase's time at the end (scripts/test-times.sh).
 # Also: make deps, make build, make docs, make clean, make fuzz (a longer
 # fuzzing run: FUZZ_SECONDS, FUZZ_SEED; findings in build/fuzz), and
 # make test-sanitize (the second half of make test: the project built with
@@ -19,7 +20,7 @@ SANITIZE_BUILD ?= build-sanitize
 # Debian packages the build and the tests need (the Vulkan loader, its
 # headers and Mesa's lavapipe give the vulkan target a device on any machine;
 # ld.lld and the ROCm device libraries make the rocm target's code objects).
-PACKAGES := cmake ninja-build g++ python3 \
+PACKAGES := cmake ninja-build g++ python3 ccache \
             llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
             lld-22 rocm-device-libs \
             libboost-context-dev libgtest-dev libbenchmark-dev \
@@ -59,21 +60,36 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
-test: build
-	scripts/check-format.sh
-	/usr/lib/llvm-22/bin/lit -v $(BUILD)/test
-	cd $(BUILD) && ctest --output-on-failure
-	$(MAKE) --no-print-directory test-sanitize
+# make test times each phase (scripts/phase.sh) and ends with the table,
+# lit's ten slowest tests of each half and the compiler cache's hit rate
+# (scripts/test-times.sh).
+TIMES := $(BUILD)/test-times.txt
+PHASE := scripts/phase.sh $(TIMES)
+LIT   := /usr/lib/llvm-22/bin/lit -v
+
+test:
+	@scripts/test-times.sh start $(TIMES)
+	@$(PHASE) deps $(MAKE) --no-print-directory deps
+	@$(PHASE) configure $(MAKE) --no-print-directory $(BUILD)/build.ninja
+	@$(PHASE) build cmake --build $(BUILD)
+	@$(PHASE) format scripts/check-format.sh
+	@$(PHASE) lit $(LIT) -o $(BUILD)/lit-results.json $(BUILD)/test
+	@$(PHASE) unit ctest --test-dir $(BUILD) --output-on-failure
+	@$(MAKE) --no-print-directory test-sanitize
+	@scripts/test-times.sh report $(TIMES) $(BUILD)/lit-results.json \
+	  $(SANITIZE_BUILD)/lit-results.json
 
 $(SANITIZE_BUILD)/build.ninja:
 	cmake -G Ninja -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug \
 	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" \
 	  -DGPUMEM_SANITIZE=address,undefined
 
-test-sanitize: deps $(SANITIZE_BUILD)/build.ninja
-	cmake --build $(SANITIZE_BUILD)
-	/usr/lib/llvm-22/bin/lit -v $(SANITIZE_BUILD)/test
-	cd $(SANITIZE_BUILD) && ctest --output-on-failure
+test-sanitize:
+	@$(PHASE) "sanitize deps" $(MAKE) --no-print-directory deps
+	@$(PHASE) "sanitize configure" $(MAKE) --no-print-directory $(SANITIZE_BUILD)/build.ninja
+	@$(PHASE) "sanitize build" cmake --build $(SANITIZE_BUILD)
+	@$(PHASE) "sanitize lit" $(LIT) -o $(SANITIZE_BUILD)/lit-results.json $(SANITIZE_BUILD)/test
+	@$(PHASE) "sanitize unit" ctest --test-dir $(SANITIZE_BUILD) --output-on-failure
 
 run: build
 	scripts/run-example.sh $(BUILD)
