@@ -9,6 +9,9 @@
 #                   folder in the hash (an object from another clone names
 #                   that clone's folder as its compilation folder, and its
 #                   source files relative to it: only a debugger sees it);
+#   CCACHE_INODECACHE  a file's hash is kept by inode and time: without
+#                   it every compile hashes the 1.4 GB precompiled header
+#                   again (most of a warm build's time);
 #   CCACHE_SLOPPINESS  what precompiled headers need (cmake/
 #                   PrecompiledHeaders.cmake), and include files as new as the
 #                   clone itself still hit in direct mode.
@@ -22,6 +25,7 @@ if(GPUMEM_COMPILER_CACHE AND GPUMEM_CCACHE
   set(launcher ${CMAKE_COMMAND} -E env
     CCACHE_BASEDIR=${GPUMEM_SOURCE_DIR}
     CCACHE_NOHASHDIR=1
+    CCACHE_INODECACHE=1
     CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
     ${GPUMEM_CCACHE})
   set(CMAKE_C_COMPILER_LAUNCHER ${launcher})

@@ -48,9 +48,17 @@ target_precompile_headers(GPUMemPrecompiledHeaders PRIVATE
   ${GPUMEM_PRECOMPILED_HEADERS})
 
 # gpumem_precompile_mlir_headers(target...): each target's units start
-# from the precompiled headers.
+# from the precompiled headers. A target whose compile options differ from
+# the header's is left out: g++ parses some of them into the code of
+# inline functions (GPUMemToolSupport's -fno-sanitize=vptr in the
+# sanitizer build, which the precompiled header's inline functions would
+# not have).
 function(gpumem_precompile_mlir_headers)
+  get_target_property(header_options GPUMemPrecompiledHeaders COMPILE_OPTIONS)
   foreach(target ${ARGN})
-    target_precompile_headers(${target} REUSE_FROM GPUMemPrecompiledHeaders)
+    get_target_property(options ${target} COMPILE_OPTIONS)
+    if("${options}" STREQUAL "${header_options}")
+      target_precompile_headers(${target} REUSE_FROM GPUMemPrecompiledHeaders)
+    endif()
   endforeach()
 endfunction()
