@@ -3,7 +3,7 @@
 #   make test  installs what is missing, builds, runs every test
 # make test first checks that every C and C++ file is formatted as
 # .clang-format says (scripts/check-format.sh; --fix formats them).
-# Both print each phase's time at the end (scripts/test-times.sh).
+# make test prints each phase's time at its end (scripts/test-times.sh).
 # Also: make deps, make build, make docs, make clean, make fuzz (a longer
 # fuzzing run: FUZZ_SECONDS, FUZZ_SEED; findings in build/fuzz), and
 # make test-sanitize (the second half of make test: the project built with

@@ -9,17 +9,19 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 . "$root/scripts/gpu-programs.sh"
+. "$root/scripts/output-cache.sh"
 failed=0
 for program in $(gpu_programs "$root"); do
   name=${program#$root/}
   mode=$(host_buffers_mode "$program")
   # A program cuda-emu lists as not comparable with the cpu target (the
   # cpu target cannot run it yet) is compared with cuda-emu's coroutines.
-  if [ -n "$(unsupported_reason "$root" cuda-emu "$program")" ]; then
-    cpu=$("$build/bin/gpumem-run" --target=cuda-emu --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
-  else
-    cpu=$("$build/bin/gpumem-run" --target=cpu --host-buffers="$mode" "$program" 2>&1 | normalize_output "$program")
-  fi
+  # (The reference run is the one compare-targets.sh makes: within one
+  # lit run it is made once, scripts/output-cache.sh.)
+  reference=cpu
+  [ -n "$(unsupported_reason "$root" cuda-emu "$program")" ] && reference=cuda-emu
+  cpu=$(cached_output gpumem_run_output "$build" --target=$reference \
+    --host-buffers="$mode" "$program" | normalize_output "$program")
   fibers=$(run_emulated "$build" "$program" "host-buffers=$mode coroutines=false" | normalize_output "$program")
   if [ "$cpu" = "$fibers" ]; then
     echo "match    $name"

@@ -58,11 +58,6 @@ for target in "${targets[@]}"; do
   fi
 done
 failed=0
-# A program's output with gpumem-run's FLAGS, stderr included; a run made
-# before in this lit run is not made again (scripts/output-cache.sh).
-run_program() { # flags... program
-  "$build/bin/gpumem-run" "$@" 2>&1
-}
 # The target without +sanitize or +device-log.
 unchecked() {
   local target=${1%+sanitize}
@@ -82,7 +77,8 @@ for program in $(gpu_programs "$root"); do
     [ "$target" = "$base+sanitize" ] && flags+=(--sanitize)
     [ "$target" = "$base+device-log" ] && flags+=(--sanitize=memcheck --sanitize-device-log)
     [ "$base" != "${base%@*}" ] && flags+=(--chip="${base#*@}")
-    output=$(CACHE_CONTEXT=$build cached_output run_program "${flags[@]}" \
+    # (A run made before in this lit run is not made again.)
+    output=$(cached_output gpumem_run_output "$build" "${flags[@]}" \
       --host-buffers="$mode" "$program" | normalize_output "$program")
     reason=$(unsupported_reason "$root" "$target" "$program")
     # The same target with --sanitize is compared with its own output: the

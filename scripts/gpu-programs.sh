@@ -48,6 +48,14 @@ host_buffers_mode() {
   echo "${mode:-copy}"
 }
 
+# A program's output with gpumem-run's flags, stderr included; with
+# scripts/output-cache.sh's cached_output, the scripts share it.
+gpumem_run_output() { # build-dir flags... program
+  local build=$1
+  shift
+  "$build/bin/gpumem-run" "$@" 2>&1
+}
+
 # printMemref prints buffer addresses; gpu.printf lines of different blocks
 # have no fixed order on a GPU.
 normalize_output() {

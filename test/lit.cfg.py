@@ -65,6 +65,13 @@ if config.gpumem_sanitize:
     uninstrumented = "env " + runner_env
 config.substitutions.append(("%uninstrumented", uninstrumented))
 config.substitutions.append(("%gpumem_obj_root", config.gpumem_obj_root))
+# %cmake_launcher: the CMake option that gives projects the tests build
+# (test/Install) gpumem's compiler launcher, the compiler cache
+# (cmake/CompilerCache.cmake), when it has one.
+config.substitutions.append((
+    "%cmake_launcher",
+    '"-DCMAKE_CXX_COMPILER_LAUNCHER=%s"' % config.gpumem_cxx_launcher
+    if config.gpumem_cxx_launcher else ""))
 llvm_config.add_tool_substitutions(
     ["gpumem-opt", "gpumem-objects", "gpumem-run", "gpumem-compile", "FileCheck", "not", "count"],
     [config.gpumem_tools_dir, config.llvm_tools_dir])
