@@ -31,10 +31,12 @@ mkdir -p "$work"
 export CCACHE_DIR=$work/ccache
 [ "$keep" = 1 ] || trap 'rm -rf "$work"/cold "$work"/warm' EXIT
 
-# seconds COMMAND...: runs COMMAND, prints its wall-clock seconds.
+# seconds LOG COMMAND...: runs COMMAND with its output in LOG, prints its
+# wall-clock seconds.
 seconds() {
-  local start=$EPOCHREALTIME
-  "$@" || { echo "time-build.sh: failed: $*" >&2; return 1; }
+  local log=$1 start=$EPOCHREALTIME
+  shift
+  "$@" >"$log" 2>&1 || { echo "time-build.sh: failed: $* (see $log)" >&2; return 1; }
   awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }'
 }
 report() { printf '%-14s %6s s  (%s)\n' "$1" "$2" "$3"; }
@@ -44,19 +46,19 @@ echo "gpumem build and test time, $(git -C "$root" rev-parse --short HEAD), $(np
 if [ "$skip_cold" = 0 ]; then
   rm -rf "$CCACHE_DIR"
   clone cold
-  report cold "$(seconds make -C "$work/cold" "$goal" >"$work/cold.log" 2>&1)" "make $goal, empty cache"
+  report cold "$(seconds "$work/cold.log" make -C "$work/cold" "$goal")" "make $goal, empty cache"
   rm -rf "$work/cold"
 fi
 clone warm
-report warm "$(seconds make -C "$work/warm" "$goal" >"$work/warm.log" 2>&1)" "make $goal, cache kept"
+report warm "$(seconds "$work/warm.log" make -C "$work/warm" "$goal")" "make $goal, cache kept"
 
 # An edit, a rebuild of the release build, and the lit tests that cover it
 # (lit --filter FILTER).
 edit_and_test() { # name file filter
   local name=$1 file=$2 filter=$3
   echo "// A change to time the rebuild." >>"$work/warm/$file"
-  report "$name" "$(seconds sh -c "cd '$work/warm' && cmake --build build >'$work/$name.log' 2>&1 &&
-    /usr/lib/llvm-22/bin/lit -q --filter '$filter' build/test >>'$work/$name.log' 2>&1")" \
+  report "$name" "$(seconds "$work/$name.log" sh -c "cd '$work/warm' && cmake --build build &&
+    /usr/lib/llvm-22/bin/lit -q --filter '$filter' build/test")" \
     "$file; lit --filter '$filter'"
 }
 edit_and_test "pass edit" lib/Transforms/HoistWorkgroupAllocs.cpp 'hoist-workgroup-allocs'
