@@ -14,9 +14,7 @@
 
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace gpumem::pipelines;
@@ -91,9 +89,7 @@ static void addROCDLDeviceLowering(OpPassManager &pm, StringRef chips,
   device.addPass(createConvertMathToLLVMPass());
   if (omit != "gpumem-finalize-rocdl-kernels")
     device.addPass(gpumem::createGPUMemFinalizeROCDLKernelsPass());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
+  addDeviceCleanup(device);
 }
 
 void gpumem::buildROCmPipeline(OpPassManager &pm,

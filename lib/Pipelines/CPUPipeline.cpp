@@ -7,10 +7,7 @@
 #include "gpumem/Runtime/CPUKernelABI.h"
 #include "gpumem/Target/CPU/Passes.h"
 
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace gpumem::pipelines;
@@ -53,9 +50,7 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   }
   addStructuredLowering(device);
   device.addPass(createGPUMemFinalizeCPUModulePass());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
+  addDeviceCleanup(device);
 
   addHostWriteTracking(pm, options.sanitize);
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");

@@ -13,9 +13,7 @@
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace gpumem::pipelines;
@@ -52,9 +50,7 @@ static void addNVVMDeviceLowering(OpPassManager &pm, StringRef omit,
   device.addPass(createConvertGpuOpsToNVVMOps());
   if (omit != "gpumem-finalize-nvvm-shared-memory")
     device.addPass(gpumem::createGPUMemFinalizeNVVMSharedMemoryPass());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
+  addDeviceCleanup(device);
 }
 
 /// The front both NVIDIA pipelines share: hoisting and outlining, the move

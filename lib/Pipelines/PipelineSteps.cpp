@@ -117,4 +117,10 @@ void addMemRefSanitizer(OpPassManager &device, gpumem::SanitizerChecks checks) {
   device.addPass(gpumem::createGPUMemSanitizeMemoryAccessesPass(sanitize));
 }
 
+void addDeviceCleanup(OpPassManager &device) {
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
 } // namespace gpumem::pipelines

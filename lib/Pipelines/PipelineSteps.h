@@ -52,6 +52,10 @@ void addHostLowering(OpPassManager &pm, gpumem::BinaryFormat format,
 /// the runtime.
 void addHostWriteTracking(OpPassManager &pm, gpumem::SanitizerChecks checks);
 
+/// Canonicalization, CSE and the removal of the last unrealized casts: how
+/// every device lowering to LLVM dialect ends.
+void addDeviceCleanup(OpPassManager &device);
+
 /// --sanitize's memref checks, before a GPU dialect's lowering (cuda-emu,
 /// rocm-emu): the sanitizer sees loads and stores, not transfers, and
 /// structured control flow.
