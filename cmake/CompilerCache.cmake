@@ -17,7 +17,7 @@
 #                   clone itself still hit in direct mode.
 # Nothing depends on the cache: without ccache, or with
 # -DGPUMEM_COMPILER_CACHE=OFF, the build is the same, only slower. `make
-# test` prints the hit rate (ccache --show-stats) at its end.
+# test` prints the hit rate (ccache --print-stats) at its end.
 option(GPUMEM_COMPILER_CACHE "Compile through ccache when it is installed" ON)
 find_program(GPUMEM_CCACHE ccache)
 if(GPUMEM_COMPILER_CACHE AND GPUMEM_CCACHE

@@ -1,5 +1,6 @@
 # Sourced by the scripts that run many programs on several targets
-# (compare-targets.sh, compare-sanitizer-reports.sh): within one lit run,
+# (compare-targets.sh, compare-sanitizer-reports.sh,
+# compare-emulated-fibers.sh): within one lit run,
 # a program run the same way twice runs once. Several tests compare the
 # same reference run (every program on the cpu target, say) with a
 # different target each; the second test on reads the first one's output.
