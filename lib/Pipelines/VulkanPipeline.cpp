@@ -18,8 +18,9 @@ using namespace gpumem::pipelines;
 void gpumem::buildVulkanPipeline(OpPassManager &pm,
                                  const VulkanPipelineOptions &options) {
   addHostBuffersToDevice(pm, options.hostBuffers);
-  // gpu.all_reduce stays for the vulkan target's own lowering, which does
-  // not depend on the subgroup size.
+  // gpu.all_reduce stays for the vulkan target's own lowering, after device
+  // functions are inlined; the other collectives assume the subgroup size
+  // the target is compiled for, which the runtime checks at launch.
   // Constants are sunk into the kernels, so that sizes the host wrote as
   // constants (a private alloca's, say) are static in the shader, where
   // SPIR-V needs them.
@@ -29,7 +30,8 @@ void gpumem::buildVulkanPipeline(OpPassManager &pm,
       getPlanOptions(options, "vulkan", "", options.maxSharedMemory);
   plan.byteViews = false;
   addOutliningWithHoisting(pm, options.dynamicSharedBoundsChecks, plan,
-                           /*lowerAllReduce=*/false, /*sinkConstants=*/true);
+                           /*lowerAllReduce=*/false, /*sinkConstants=*/true,
+                           /*recordMemoryCalls=*/false, options.subgroupSize);
   GPUMemAttachVulkanTargetPassOptions target;
   target.spirvVersion = options.spirvVersion;
   target.subgroupSize = options.subgroupSize;

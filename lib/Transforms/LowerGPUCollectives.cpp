@@ -2,18 +2,22 @@
 // gpumem-lower-gpu-collectives: gpu.all_reduce, gpu.subgroup_reduce
 // (clustered or not) and gpu.subgroup_id become shuffles, barriers and
 // thread-id arithmetic, with upstream's GPU rewrite patterns applied
-// greedily (a subgroup of `subgroup-size` lanes, 32 unless the target's
-// wavefront is 64, 32-bit shuffles; wider values are split);
+// greedily (a subgroup of `subgroup-size` lanes: 32, a wave64 chip's 64 or
+// the size a vulkan device runs; 32-bit shuffles, wider values are split);
 // gpu.subgroup_size becomes that size and gpu.num_subgroups the block's
-// threads divided by it, rounded up. With all-reduce=false, gpu.all_reduce
-// stays (the vulkan target lowers it through workgroup memory); with
-// subgroups of 64 lanes it is an error, since upstream's rewrite assumes 32.
+// threads divided by it, rounded up. Upstream's gpu.all_reduce rewrite
+// assumes 32 lanes: with any other size each kernel's all_reduce goes
+// through workgroup memory instead (WorkgroupAllReduce.h). With
+// all-reduce=false, gpu.all_reduce stays (the vulkan target lowers it
+// after inlining device functions).
 // The driver does not gather constants: it would hoist the user's constants
 // to the entry block and erase their locations, so that a later error about
 // one (an index constant the vulkan target cannot represent, say) had none.
 //===----------------------------------------------------------------------===//
 
 #include "gpumem/Transforms/Passes.h"
+#include "gpumem/Runtime/Limits.h"
+#include "gpumem/Transforms/WorkgroupAllReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -66,27 +70,38 @@ struct LowerGPUCollectivesPass
     : gpumem::impl::GPUMemLowerGPUCollectivesPassBase<LowerGPUCollectivesPass> {
   using GPUMemLowerGPUCollectivesPassBase::GPUMemLowerGPUCollectivesPassBase;
   void runOnOperation() override {
-    if (subgroupSize != 32 && subgroupSize != 64) {
-      getOperation().emitError() << "subgroup-size " << subgroupSize.getValue()
-                                 << " is not supported; expected 32 or 64";
+    unsigned lanes = subgroupSize;
+    if (lanes == 0 || (lanes & (lanes - 1)) ||
+        lanes > GPUMEM_MAX_SUBGROUP_SIZE) {
+      getOperation().emitError()
+          << "subgroup-size " << lanes << " is not a power of two from 1 to "
+          << GPUMEM_MAX_SUBGROUP_SIZE;
       return signalPassFailure();
     }
-    unsigned lanes = subgroupSize;
     // Upstream's gpu.all_reduce rewrite reduces in subgroups of 32 lanes
-    // with shuffles of width 32: in a 64-lane wavefront the upper 32 lanes
-    // are past that width, and their partial results would be wrong.
-    if (allReduce && lanes != 32) {
-      WalkResult wide = getOperation().walk([&](gpu::AllReduceOp op) {
-        op.emitOpError() << "is not supported with subgroups of " << lanes
-                         << " lanes yet (upstream's lowering reduces in "
-                            "subgroups of 32)";
+    // with shuffles of width 32: with other subgroups (the upper 32 lanes of
+    // a wave64, say, are past that width) its partial results would be
+    // wrong, so kernels reduce through workgroup memory instead.
+    bool upstreamAllReduce = allReduce && lanes == 32;
+    if (allReduce && !upstreamAllReduce) {
+      for (auto function : getOperation().getOps<gpu::GPUFuncOp>())
+        if (function.isKernel() &&
+            failed(gpumem::lowerAllReduceThroughWorkgroupMemory(
+                function, GPUMEM_MAX_THREADS_PER_BLOCK)))
+          return signalPassFailure();
+      WalkResult left = getOperation().walk([&](gpu::AllReduceOp op) {
+        op.emitOpError() << "outside a kernel is not supported with "
+                            "subgroups of "
+                         << lanes
+                         << " lanes yet (it reduces through the kernel's "
+                            "workgroup memory)";
         return WalkResult::interrupt();
       });
-      if (wide.wasInterrupted())
+      if (left.wasInterrupted())
         return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    if (allReduce)
+    if (upstreamAllReduce)
       populateGpuAllReducePatterns(patterns);
     populateGpuSubgroupIdPatterns(patterns);
     populateGpuBreakDownSubgroupReducePatterns(patterns, kShuffleBits);

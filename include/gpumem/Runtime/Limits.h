@@ -9,6 +9,7 @@
  * each chip's). Alignment: what every workgroup buffer gets at least (16
  * bytes, for 128-bit vector accesses) and the most a program may ask for
  * (1024 bytes, what 128-byte TMA swizzles need; docs/workgroup-memory.md).
+ * Subgroups: a power of two of lanes up to Vulkan's largest (128).
  *===----------------------------------------------------------------------===*/
 
 #ifndef GPUMEM_RUNTIME_LIMITS_H
@@ -23,6 +24,8 @@
 #define GPUMEM_MAX_GRID_DIM_Z 65535
 
 #define GPUMEM_MAX_SHARED_BYTES_PER_BLOCK 232448
+
+#define GPUMEM_MAX_SUBGROUP_SIZE 128
 
 #define GPUMEM_WORKGROUP_ALIGNMENT 16
 #define GPUMEM_MAX_WORKGROUP_ALIGNMENT 1024

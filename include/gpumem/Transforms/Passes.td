@@ -204,9 +204,12 @@ def GPUMemLowerGPUCollectivesPass
     shuffles, barriers, lane ids and thread ids. Both gpumem pipelines run
     it right after outlining. `gpu.subgroup_size` becomes the subgroup size
     and `gpu.num_subgroups` the block's thread count divided by it, rounded
-    up. The size is 32 (an NVIDIA warp) unless a target's subgroups are
-    wider: the rocm target passes its wavefront size, 64 on gfx9.
-    `gpu.all_reduce` keeps upstream's steps of 32 lanes, right with either.
+    up. The size is 32 (an NVIDIA warp) unless a target's differ: the rocm
+    target passes its wavefront size, 64 on gfx9, and the vulkan target the
+    size it compiles for. `gpu.all_reduce` takes upstream's steps of 32
+    lanes with 32-lane subgroups; with any other size each kernel's
+    all_reduce is a tree reduction through workgroup memory of its own
+    (one slot per thread of the block), which needs no subgroup.
 
     Before:
     ```mlir
@@ -225,7 +228,8 @@ def GPUMemLowerGPUCollectivesPass
            "reduces through workgroup memory, independently of the "
            "device's subgroup size)">,
     Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
-           "Lanes of a subgroup: 32, or 64 for AMD wave64">,
+           "Lanes of a subgroup: 32, 64 for AMD wave64, or any power "
+           "of two up to 128 (a Vulkan device's)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect"];

@@ -130,10 +130,10 @@ struct AttachVulkanTargetPass
       return signalPassFailure();
     }
     if (subgroupSize == 0 || (subgroupSize & (subgroupSize - 1)) ||
-        subgroupSize > 128) {
+        subgroupSize > GPUMEM_MAX_SUBGROUP_SIZE) {
       emitError(getOperation().getLoc())
           << "subgroup-size " << subgroupSize.getValue()
-          << " is not a power of two from 1 to 128";
+          << " is not a power of two from 1 to " << GPUMEM_MAX_SUBGROUP_SIZE;
       return signalPassFailure();
     }
     if (maxSharedMemory < 16384) {

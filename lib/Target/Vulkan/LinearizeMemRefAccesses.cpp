@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LinearizeMemRefAccesses.h"
+#include "VulkanAtomics.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -154,15 +155,7 @@ LogicalResult accessOperands(Operation *op, Value &memref,
   }
   auto generic = cast<memref::GenericAtomicRMWOp>(op);
   memref = generic.getMemref(), indices = generic.getIndices();
-  Type element = generic.getMemref().getType().getElementType();
-  if ((!element.isSignlessInteger() && !element.isF32() && !element.isF64()) ||
-      (element.getIntOrFloatBitWidth() != 32 &&
-       element.getIntOrFloatBitWidth() != 64))
-    return op->emitOpError()
-           << "on " << element
-           << " elements is not supported by the vulkan target (atomics "
-              "on 32- and 64-bit integers and floats)";
-  return success();
+  return checkAtomicElement(op, generic.getMemref().getType().getElementType());
 }
 
 } // namespace

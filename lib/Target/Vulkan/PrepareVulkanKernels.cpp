@@ -32,15 +32,16 @@
 #include "InlineDeviceFunctions.h"
 #include "LinearizeMemRefAccesses.h"
 #include "LoopCompletionChecks.h"
+#include "NarrowFloats.h"
 #include "ScalarizeVectorTransfers.h"
 #include "ShuffleWidths.h"
 #include "StructuredControlFlow.h"
 #include "VulkanAtomics.h"
 #include "VulkanDiagnostics.h"
 #include "VulkanKernelRecords.h"
-#include "WorkgroupAllReduce.h"
 #include "WorkgroupBufferChoices.h"
 #include "gpumem/Target/Vulkan/Passes.h"
+#include "gpumem/Transforms/WorkgroupAllReduce.h"
 #include "gpumem/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -300,8 +301,8 @@ LogicalResult KernelPreparer::bindScalar(unsigned index) {
     return kernel.emitOpError()
            << "argument " << index << " has type " << type
            << ", which the vulkan target cannot pass to a kernel (scalars "
-              "of type index, i1, i8, i16, i32, i64, f32 or f64, and "
-              "memrefs)";
+              "of type index, i1, i8, i16, i32, i64, f16, bf16, f32 or f64, "
+              "and memrefs)";
   uint32_t offset = allocatePush(bytes);
   kernel.setArgAttr(
       index, kPushOffsetAttrName,
@@ -475,7 +476,7 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
     return failure();
   for (auto kernel : module.getOps<gpu::GPUFuncOp>())
     if (kernel.isKernel() &&
-        failed(lowerAllReduceThroughWorkgroupMemory(
+        failed(gpumem::lowerAllReduceThroughWorkgroupMemory(
             kernel, limits.getMaxComputeWorkgroupInvocations())))
       return failure();
   // Vectors of more than 4 elements, which SPIR-V does not have, unrolled
@@ -514,6 +515,9 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
       return module.emitError()
              << "control flow and vector transfers did not settle";
   }
+  // 16-bit floats as their bits, before anything reads element types.
+  if (failed(narrowFloatsToBits(module)))
+    return failure();
   // Workgroup buffers chosen by control flow become indices, before loops
   // get their checks (which copy the loops' types).
   for (auto kernel : module.getOps<gpu::GPUFuncOp>())

@@ -19,7 +19,9 @@
 // disappear: vector.extract of vector.from_elements is the element,
 // vector.extract of an elementwise op is the op on the extracted operands,
 // and vector.extract of a shuffle (what interleave and deinterleave become)
-// is the extraction of the element the shuffle picks.
+// is the extraction of the element the shuffle picks; a slice of
+// vector.from_elements (how wide vectors are unrolled to SPIR-V's) is the
+// vector of its elements.
 //===----------------------------------------------------------------------===//
 
 #include "ScalarizeVectorTransfers.h"
@@ -373,6 +375,30 @@ struct ExtractOfElementwise : OpRewritePattern<vector::ExtractOp> {
   }
 };
 
+/// A 1-D vector.extract_strided_slice of a vector.from_elements as the
+/// vector of the sliced elements: the unrolling to SPIR-V's widths slices
+/// a wide vector.load (a from_elements once scalarized) into vectors of 4.
+struct SliceOfFromElements : OpRewritePattern<vector::ExtractStridedSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ExtractStridedSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto build = op.getSource().getDefiningOp<vector::FromElementsOp>();
+    if (!build || op.getSourceVectorType().getRank() != 1 ||
+        op.getType().getRank() != 1)
+      return failure();
+    int64_t offset = cast<IntegerAttr>(op.getOffsets()[0]).getInt();
+    int64_t stride = cast<IntegerAttr>(op.getStrides()[0]).getInt();
+    int64_t size = op.getType().getDimSize(0);
+    SmallVector<Value> elements;
+    for (int64_t k = 0; k < size; ++k)
+      elements.push_back(build.getElements()[offset + k * stride]);
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, op.getType(),
+                                                        elements);
+    return success();
+  }
+};
+
 } // namespace
 
 void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
@@ -381,7 +407,8 @@ void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
   patterns
       .add<ScalarizeTransferWrite, ScalarizeTransferRead, ScalarizeVectorLoad,
            ScalarizeVectorStore, ExtractOfElementwise, DeinterleaveToShuffles,
-           ExtractOfShuffle, ScalarizeMaskedRead<vector::MaskedLoadOp>,
+           ExtractOfShuffle, SliceOfFromElements,
+           ScalarizeMaskedRead<vector::MaskedLoadOp>,
            ScalarizeMaskedRead<vector::GatherOp>,
            ScalarizeMaskedWrite<vector::MaskedStoreOp>,
            ScalarizeMaskedWrite<vector::ScatterOp>>(context);

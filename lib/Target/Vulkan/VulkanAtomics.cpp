@@ -218,3 +218,15 @@ void gpumem::vulkan::populateGenericAtomicToSPIRVPatterns(
     const SPIRVTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<GenericAtomicToCASLoop>(converter, patterns.getContext());
 }
+
+LogicalResult gpumem::vulkan::checkAtomicElement(Operation *op,
+                                                 Type element) {
+  if ((element.isSignlessInteger() || element.isF32() || element.isF64()) &&
+      (element.getIntOrFloatBitWidth() == 32 ||
+       element.getIntOrFloatBitWidth() == 64))
+    return success();
+  return op->emitOpError()
+         << "on " << element
+         << " elements is not supported by the vulkan target (atomics on 32- "
+            "and 64-bit integers and floats)";
+}

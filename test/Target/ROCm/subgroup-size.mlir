@@ -15,7 +15,7 @@
 // WAVE32-COUNT-5: gpu.shuffle xor {{.*}} : f32
 // WAVE32-NOT: gpu.shuffle
 // WAVE32: arith.constant 3.200000e+01 : f32
-// BAD: error: subgroup-size 48 is not supported; expected 32 or 64
+// BAD: error: subgroup-size 48 is not a power of two from 1 to 128
 
 module attributes {gpu.container_module} {
   gpu.module @m {

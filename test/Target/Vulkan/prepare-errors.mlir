@@ -2,8 +2,8 @@
 // RUN:   --pass-pipeline='builtin.module(gpu.module(gpumem-prepare-vulkan-kernels))'
 
 gpu.module @m {
-  // expected-error @below {{argument 0 has type 'f16', which the vulkan target cannot pass to a kernel (scalars of type index, i1, i8, i16, i32, i64, f32 or f64, and memrefs)}}
-  gpu.func @k(%a: f16) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+  // expected-error @below {{argument 0 has type 'i128', which the vulkan target cannot pass to a kernel (scalars of type index, i1, i8, i16, i32, i64, f16, bf16, f32 or f64, and memrefs)}}
+  gpu.func @k(%a: i128) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
     gpu.return
   }
 }

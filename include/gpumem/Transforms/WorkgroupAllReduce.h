@@ -1,14 +1,14 @@
 //===----------------------------------------------------------------------===//
-// gpu.all_reduce through workgroup memory, for the vulkan target (the
-// algorithm is in WorkgroupAllReduce.cpp).
+// gpu.all_reduce through workgroup memory, for targets whose subgroups are
+// not 32 lanes wide (the algorithm is in lib/Transforms/WorkgroupAllReduce.cpp).
 //===----------------------------------------------------------------------===//
 
-#ifndef GPUMEM_LIB_TARGET_VULKAN_WORKGROUPALLREDUCE_H
-#define GPUMEM_LIB_TARGET_VULKAN_WORKGROUPALLREDUCE_H
+#ifndef GPUMEM_TRANSFORMS_WORKGROUPALLREDUCE_H
+#define GPUMEM_TRANSFORMS_WORKGROUPALLREDUCE_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
-namespace gpumem::vulkan {
+namespace gpumem {
 
 /// Rewrites every gpu.all_reduce of `kernel` as a tree reduction in a
 /// workgroup attribution of its own, with barriers; independent of the
@@ -17,6 +17,6 @@ mlir::LogicalResult
 lowerAllReduceThroughWorkgroupMemory(mlir::gpu::GPUFuncOp kernel,
                                      int64_t maxBlockThreads);
 
-} // namespace gpumem::vulkan
+} // namespace gpumem
 
-#endif // GPUMEM_LIB_TARGET_VULKAN_WORKGROUPALLREDUCE_H
+#endif // GPUMEM_TRANSFORMS_WORKGROUPALLREDUCE_H

@@ -1,9 +1,11 @@
 //===----------------------------------------------------------------------===//
-// gpu.all_reduce through workgroup memory, for the vulkan target.
+// gpu.all_reduce through workgroup memory, for targets whose subgroups are
+// not 32 lanes wide.
 //
 // gpumem's shared lowering of gpu.all_reduce (upstream's rewriter) assumes
-// 32-lane subgroups, which a Vulkan device need not have (lavapipe has 8),
-// and Vulkan has no workgroup-scope group operations. So each all_reduce
+// 32-lane subgroups, which a Vulkan device need not have (lavapipe has 8)
+// nor an AMD wave64 chip, and Vulkan has no workgroup-scope group
+// operations. So each all_reduce
 // of a kernel gets a workgroup array S of one element per thread the block
 // can have (known_block_size, else the device limit the target assumes),
 // and with t the thread's linear id and n the block's thread count:
@@ -16,7 +18,7 @@
 // subgroup operation.
 //===----------------------------------------------------------------------===//
 
-#include "WorkgroupAllReduce.h"
+#include "gpumem/Transforms/WorkgroupAllReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
@@ -68,7 +70,7 @@ std::pair<Value, Value> linearThread(OpBuilder &builder, Location loc) {
 } // namespace
 
 LogicalResult
-gpumem::vulkan::lowerAllReduceThroughWorkgroupMemory(gpu::GPUFuncOp kernel,
+gpumem::lowerAllReduceThroughWorkgroupMemory(gpu::GPUFuncOp kernel,
                                                      int64_t maxBlockThreads) {
   SmallVector<gpu::AllReduceOp> reduces;
   kernel.walk([&](gpu::AllReduceOp op) { reduces.push_back(op); });
@@ -84,8 +86,8 @@ gpumem::vulkan::lowerAllReduceThroughWorkgroupMemory(gpu::GPUFuncOp kernel,
     if (!type.isIntOrFloat())
       return reduce.emitOpError()
              << "of " << type
-             << " is not supported by the vulkan target (integers and "
-                "floats)";
+             << " has no lowering through workgroup memory (integers and "
+                "floats have)";
     Location loc = reduce.getLoc();
     Value scratch = kernel.addWorkgroupAttribution(
         MemRefType::get({slots}, type, MemRefLayoutAttrInterface(), workgroup),
