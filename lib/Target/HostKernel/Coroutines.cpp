@@ -34,6 +34,9 @@
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <cstddef>
 
 using namespace mlir;
@@ -70,15 +73,62 @@ static LogicalResult hoistAllocas(LLVM::LLVMFuncOp kernel) {
   return success();
 }
 
+/// The operations inlining every synchronizing call of `function` would
+/// give it, or nullopt where those calls recurse (or exceed `budget`).
+/// `sizes` memoizes each callee's; `active` holds the functions being
+/// counted, whose reappearance is recursion.
+static std::optional<int64_t>
+inlinedSize(LLVM::LLVMFuncOp function, SymbolTable &symbols,
+            function_ref<bool(Operation *)> synchronizes,
+            DenseMap<Operation *, int64_t> &sizes,
+            SmallPtrSetImpl<Operation *> &active, int64_t budget) {
+  if (auto known = sizes.find(function); known != sizes.end())
+    return known->second;
+  if (!active.insert(function).second)
+    return std::nullopt;
+  int64_t size = 0;
+  WalkResult walk = function.walk([&](Operation *op) {
+    ++size;
+    auto call = dyn_cast<LLVM::CallOp>(op);
+    std::optional<StringRef> name = call ? call.getCallee() : std::nullopt;
+    auto callee = name ? dyn_cast_if_present<LLVM::LLVMFuncOp>(
+                             symbols.lookup(*name))
+                       : LLVM::LLVMFuncOp();
+    if (callee && !callee.isExternal() && synchronizes(callee)) {
+      std::optional<int64_t> inlined = inlinedSize(
+          callee, symbols, synchronizes, sizes, active, budget);
+      if (!inlined)
+        return WalkResult::interrupt();
+      size += *inlined;
+    }
+    return size > budget ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  active.erase(function);
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  sizes[function] = size;
+  return size;
+}
+
 LogicalResult gpumem::hostkernel::inlineSynchronizingCalls(
     LLVM::LLVMFuncOp kernel, function_ref<bool(Operation *)> synchronizes) {
   MLIRContext *context = kernel.getContext();
   InlinerInterface interface(context);
   InlinerConfig config;
   SymbolTable symbols(kernel->getParentOfType<gpu::GPUModuleOp>());
-  // Each round inlines one level of calls; a chain deeper than this is
-  // taken for recursion.
-  for (int round = 0; round < 32; ++round) {
+  // Recursion (which inlining would unroll without end, doubling a
+  // function that calls itself twice each round) and call trees that
+  // inline to more than this many operations stay on fibers.
+  constexpr int64_t kInlinedOpsBudget = 1 << 18;
+  {
+    DenseMap<Operation *, int64_t> sizes;
+    SmallPtrSet<Operation *, 8> active;
+    if (!inlinedSize(kernel, symbols, synchronizes, sizes, active,
+                     kInlinedOpsBudget))
+      return failure();
+  }
+  // Each round inlines one level of calls.
+  while (true) {
     SmallVector<std::pair<LLVM::CallOp, LLVM::LLVMFuncOp>> calls;
     kernel.walk([&](LLVM::CallOp call) {
       std::optional<StringRef> name = call.getCallee();
@@ -92,8 +142,6 @@ LogicalResult gpumem::hostkernel::inlineSynchronizingCalls(
     if (calls.empty())
       return hoistAllocas(kernel);
     for (auto [call, callee] : calls) {
-      if (callee == kernel)
-        return failure();
       if (failed(inlineCall(interface, config.getCloneCallback(),
                             cast<CallOpInterface>(call.getOperation()),
                             cast<CallableOpInterface>(callee.getOperation()),
@@ -102,7 +150,6 @@ LogicalResult gpumem::hostkernel::inlineSynchronizingCalls(
       call.erase();
     }
   }
-  return failure();
 }
 
 void gpumem::hostkernel::makeCoroutine(LLVM::LLVMFuncOp kernel) {
