@@ -17,10 +17,12 @@
 // with a plain access either way (atomics do not race with each other).
 // Reads (and atomics) of the word by several threads in one phase are kept
 // as "several threads", by several blocks as "several blocks" (block 0),
-// so a later write conflicts with all of them. Lanes of one warp writing the
-// same bytes are not reported, as on workgroup memory. A word shared by
-// accesses of different bytes keeps only the last one: a race between two of
-// those may be missed, never invented.
+// so a later write conflicts with all of them; accesses of other bytes of
+// the word (neighbouring 8- or 16-bit elements) are not merged. Lanes of one
+// warp writing the same bytes are not reported, as on workgroup memory. A
+// word shared by accesses of different bytes keeps only the last one: a race
+// between two of those may be missed, never invented. (Where views of two
+// widths overlap in one word, a merged record covers the wider one's bytes.)
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemoryShadow.h"
@@ -237,8 +239,13 @@ void DeviceMemoryShadow::access(const GPUMemThreadContext *ctx,
   };
   // Reads (or atomics) of several threads of one phase, or of several
   // blocks of one launch, are kept as one record that conflicts with all.
+  // Only accesses of common bytes merge: a record of other bytes of the
+  // word (a neighbour's 16-bit element) is replaced, since the union would
+  // make this thread's own bytes look touched by the other.
   auto merge = [&](Access &last, Access now) {
-    if (last.launch == epoch.launch && last.block != epoch.block) {
+    if (last.launch == epoch.launch && !(last.bytes & now.bytes)) {
+      // (replaced below)
+    } else if (last.launch == epoch.launch && last.block != epoch.block) {
       now.block = 0;
       now.thread = -2;
       now.bytes |= last.bytes;
