@@ -557,6 +557,8 @@ gpumem::vulkan::prepareVulkanKernels(gpu::GPUModuleOp module,
     records.emplace_back(kernel.getNameAttr(),
                          record->toAttr(module.getContext()));
   }
+  // After the loop checks, which read a result of each loop.
+  selectInitsOfZeroTripLoops(module);
   // Last: the greedy rewrites above merge forwarding blocks back.
   splitRepeatedEdges(module);
   return DictionaryAttr::get(module.getContext(), records);

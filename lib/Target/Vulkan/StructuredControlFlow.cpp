@@ -6,7 +6,9 @@
 // chain here), scf.if with yield-only regions becomes arith.select (upstream
 // would branch twice to one block), and a terminator reaching one block
 // twice gets a forwarding block per extra edge (OpPhi names predecessor
-// blocks).
+// blocks). Upstream's scf.for lowering keeps the loop's results in function
+// variables that only the body stores, so after each loop with results the
+// inits are selected where it ran no iteration (lb >= ub).
 //===----------------------------------------------------------------------===//
 
 #include "StructuredControlFlow.h"
@@ -152,4 +154,30 @@ void gpumem::vulkan::populateStructuredControlFlowPatterns(
     RewritePatternSet &patterns) {
   patterns.add<IndexSwitchToIfs>(patterns.getContext());
   scf::IfOp::getCanonicalizationPatterns(patterns, patterns.getContext());
+}
+
+void gpumem::vulkan::selectInitsOfZeroTripLoops(gpu::GPUModuleOp module) {
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) {
+    if (loop.getNumResults())
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    OpBuilder builder(loop->getContext());
+    builder.setInsertionPointAfter(loop);
+    Location loc = loop.getLoc();
+    Value ran = arith::CmpIOp::create(
+        builder, loc,
+        loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                              : arith::CmpIPredicate::slt,
+        loop.getLowerBound(), loop.getUpperBound());
+    for (auto [result, init] :
+         llvm::zip_equal(loop.getResults(), loop.getInitArgs())) {
+      Type type = result.getType();
+      if (!type.isIntOrIndexOrFloat() && !isa<VectorType>(type))
+        continue; // (memrefs are roots' indices by now)
+      Value chosen = arith::SelectOp::create(builder, loc, ran, result, init);
+      result.replaceAllUsesExcept(chosen, chosen.getDefiningOp());
+    }
+  }
 }

@@ -22,6 +22,12 @@ mlir::LogicalResult liftGPUFuncControlFlow(mlir::gpu::GPUModuleOp module);
 /// (yield-only regions become arith.select). Rewrite patterns.
 void populateStructuredControlFlowPatterns(mlir::RewritePatternSet &patterns);
 
+/// After every scf.for of `module` with results, selects its inits where
+/// it runs no iteration: upstream's conversion keeps the results in
+/// variables stored only by the body, so a loop that never ran gave
+/// whatever the variable held.
+void selectInitsOfZeroTripLoops(mlir::gpu::GPUModuleOp module);
+
 /// Gives every branch edge of `module` its own predecessor block. Run it
 /// after any greedy rewrite, which would merge the forwarding blocks back.
 void splitRepeatedEdges(mlir::gpu::GPUModuleOp module);

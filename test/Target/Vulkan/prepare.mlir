@@ -226,7 +226,9 @@ gpu.module @multi_block_callee {
 // -----
 
 // Every loop is followed by a check that it ran to its end: scf.for carries
-// its next induction value, scf.while forwards its condition.
+// its next induction value, scf.while forwards its condition. After an
+// scf.for with results its inits are selected where it ran no iteration
+// (upstream's lowering would leave them unset).
 // CHECK-LABEL: gpu.module @loops
 gpu.module @loops attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], []>, #spirv.resource_limits<>>} {
   gpu.func @k(%n: index, %x: memref<4xi32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
@@ -237,7 +239,10 @@ gpu.module @loops attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1
     // CHECK: %[[FOR:.*]]:2 = scf.for %[[IV:.*]] = %[[LB:.*]] to %[[UB:.*]] step %[[STEP:.*]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[LB]])
     // CHECK:   %[[NEXT:.*]] = arith.addi %[[IV]], %[[STEP]]
     // CHECK:   scf.yield %{{.*}}, %[[NEXT]]
-    // CHECK: %[[EARLY:.*]] = arith.cmpi slt, %[[FOR]]#1, %[[UB]]
+    // CHECK: %[[RAN:.*]] = arith.cmpi slt, %[[LB]], %[[UB]]
+    // CHECK: %[[SUM:.*]] = arith.select %[[RAN]], %[[FOR]]#0, %{{.*}} : i32
+    // CHECK: %[[NEXTS:.*]] = arith.select %[[RAN]], %[[FOR]]#1, %[[LB]] : index
+    // CHECK: %[[EARLY:.*]] = arith.cmpi slt, %[[NEXTS]], %[[UB]]
     // CHECK: %[[DONE:.*]] = arith.xori %[[EARLY]], %true
     // CHECK: cf.assert %[[DONE]], "the Vulkan device left this loop before its end
     %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %i0) -> (i32) {
