@@ -18,6 +18,7 @@
 
 #include "BlockRunner.h"
 #include "CUDAEmulation.h"
+#include "DeviceMemoryShadow.h"
 #include "LaunchLocation.h"
 #include "PTXWarpOps.h"
 #include "SchedulingMessages.h"
@@ -168,7 +169,7 @@ void BlockRunner::reportFault(int signal, const void *address) const {
     what = "SIGBUS: bad memory access";
   else if (signal == SIGFPE)
     what = "SIGFPE: integer division by zero or overflow";
-  char at[160] = "";
+  char at[320] = "";
   if (signal == SIGSEGV || signal == SIGBUS) {
     // In a guard of the arena: name it as the workgroup memory it missed.
     uintptr_t where = uintptr_t(address), begin = uintptr_t(arena),
@@ -185,7 +186,7 @@ void BlockRunner::reportFault(int signal, const void *address) const {
       std::snprintf(at, sizeof(at),
                     " at %p, %zu bytes before the block's workgroup memory",
                     address, size_t(begin - where));
-    else
+    else if (!describeGuardFault(address, at, sizeof(at)))
       std::snprintf(at, sizeof(at), " at %p", address);
   }
   const char *launchAt = gpumem::runtime::currentLaunchLocation();

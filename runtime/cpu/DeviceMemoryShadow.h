@@ -133,6 +133,11 @@ void enableDeviceMemoryShadows();
 /// access far past its end is reported and lands in that mapping, never in
 /// the host heap (Memory.cpp).
 void enableDeviceMemoryMappings();
+/// Writes into `text` where `address` (of a fault) lies in the guards of a
+/// device allocation made without --sanitize: " at A, N bytes past the end
+/// of device memory of M bytes (allocated at file:line)"; false when in
+/// none, or when the allocations cannot be read safely (Memory.cpp).
+bool describeGuardFault(const void *address, char *text, size_t size);
 /// Marks `bytes` bytes at `dst` written by a copy from `src` (null for a
 /// fill) in the shadow of dst's allocation, if it has one (Memory.cpp).
 void shadowCopy(void *dst, const void *src, uint64_t bytes);

@@ -3,8 +3,11 @@
 // registration and memory hints (copies and fills are in Copies.cpp).
 //
 // "Device" memory is host memory, aligned to 64 bytes (a cache line, more
-// than any vector type needs); allocations of 2 MiB and more, and host
-// memory registered for the device, get huge pages (HugePages.cpp).
+// than any vector type needs), each allocation a mapping of its own between
+// inaccessible guards (its data ends at a page's end, so a store past it
+// faults and is reported with its kernel, never corrupting the host heap);
+// allocations of 2 MiB and more, and host memory registered for the device,
+// get huge pages (HugePages.cpp).
 // Freeing device memory waits
 // for every stream first, as cudaFree does. Managed memory is host memory
 // too, so prefetch and advice only check their arguments.
@@ -36,6 +39,7 @@
 #include "Support.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -64,6 +68,13 @@ constexpr uint64_t redzoneBytes = 256;
 /// mapping, never in the host heap (anonymous, not reserved, so untouched
 /// pages cost nothing).
 constexpr uint64_t mappedRedzoneBytes = 1ull << 20;
+
+/// Without --sanitize, device memory is a mapping of its own too, its data
+/// ending where an inaccessible guard of this many bytes begins (and a page
+/// before it): a kernel's store past the end of a buffer faults, and the
+/// fault is reported with the kernel and its launch (KernelFaults.cpp)
+/// instead of corrupting the host heap. Reserved address space only.
+constexpr uint64_t guardBytes = 1ull << 20;
 
 /// The bytes an allocation of `size` holds, its redzone included.
 uint64_t footprint(uint64_t size) {
@@ -96,6 +107,8 @@ struct Allocations {
   /// Allocations made as mappings of their own (--sanitize), by start: the
   /// mapping's length, all of it the allocation's footprint.
   std::map<uintptr_t, uint64_t> mapped;
+  /// Allocations between guards (no --sanitize), by start: their mapping.
+  std::map<uintptr_t, std::pair<void *, uint64_t>> guarded;
   std::atomic<bool> shadowing{false};
   /// Whether new device allocations get mappings of their own.
   std::atomic<bool> mapping{false};
@@ -194,6 +207,42 @@ void gpumem::cpu::enableDeviceMemoryShadows() {
 }
 
 void gpumem::cpu::enableDeviceMemoryMappings() { allocations().mapping = true; }
+
+bool gpumem::cpu::describeGuardFault(const void *address, char *text,
+                                     size_t size) {
+  Allocations &all = allocations();
+  // A fault inside the runtime may hold the lock: describe nothing then.
+  std::unique_lock<std::mutex> lock(all.mutex, std::try_to_lock);
+  if (!lock.owns_lock())
+    return false;
+  uintptr_t where = uintptr_t(address);
+  for (const auto &[start, mapping] : all.guarded) {
+    uintptr_t base = uintptr_t(mapping.first);
+    if (where < base || where >= base + mapping.second)
+      continue;
+    auto live = all.live.find(start);
+    bool freed = live == all.live.end();
+    uint64_t bytes = freed ? all.freedIndex[start] : live->second;
+    auto site = all.sites.find(start);
+    char made[128] = "";
+    if (site != all.sites.end())
+      std::snprintf(made, sizeof(made), ", allocated at %s", site->second);
+    if (where >= start)
+      std::snprintf(text, size,
+                    " at %p, %llu bytes past the end of %sdevice memory of "
+                    "%llu bytes%s",
+                    address, (unsigned long long)(where - start - bytes),
+                    freed ? "freed " : "", (unsigned long long)bytes, made);
+    else
+      std::snprintf(text, size,
+                    " at %p, %llu bytes before %sdevice memory of %llu "
+                    "bytes%s",
+                    address, (unsigned long long)(start - where),
+                    freed ? "freed " : "", (unsigned long long)bytes, made);
+    return true;
+  }
+  return false;
+}
 
 void gpumem::cpu::shadowCopy(void *dst, const void *src, uint64_t bytes) {
   Allocations &all = allocations();
@@ -342,7 +391,29 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   bool ownMapping = !isHostShared && all.mapping.load();
   uint64_t mappedBytes = 0;
   void *ptr = nullptr;
-  if (ownMapping) {
+  std::pair<void *, uint64_t> guardedMapping{nullptr, 0};
+  if (!isHostShared && !ownMapping) {
+    // [page guard][data, ending at a page's end (large ones start on a huge
+    // page instead)][guard]
+    uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    uint64_t span = alignTo(rounded, page);
+    uint64_t start = alignment == hugePageBytes ? hugePageBytes : page;
+    uint64_t length = page + (start - page) + span + guardBytes;
+    void *base = mmap(nullptr, length, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base != MAP_FAILED) {
+      char *data = reinterpret_cast<char *>(
+          alignTo(uintptr_t(base) + page, start));
+      if (mprotect(data, span, PROT_READ | PROT_WRITE) == 0) {
+        ptr = alignment == hugePageBytes ? data : data + span - rounded;
+        guardedMapping = {base, length};
+        if (alignment == hugePageBytes)
+          adviseHugePages(data, span);
+      } else {
+        munmap(base, length);
+      }
+    }
+  } else if (ownMapping) {
     mappedBytes =
         alignTo(total, uint64_t(sysconf(_SC_PAGESIZE))) + mappedRedzoneBytes;
     ptr = mmap(nullptr, mappedBytes, PROT_READ | PROT_WRITE,
@@ -355,11 +426,13 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
   if (!ptr)
     fatal("mgpuMemAlloc: out of memory allocating %llu bytes",
           (unsigned long long)sizeBytes);
-  if (alignment == hugePageBytes)
+  if (alignment == hugePageBytes && !guardedMapping.first)
     adviseHugePages(ptr, ownMapping ? mappedBytes : padded);
   std::lock_guard<std::mutex> lock(all.mutex);
   if (ownMapping)
     all.mapped[uintptr_t(ptr)] = mappedBytes;
+  if (guardedMapping.first)
+    all.guarded[uintptr_t(ptr)] = guardedMapping;
   all.live[uintptr_t(ptr)] = sizeBytes;
   if (const char *site = gpumem::runtime::currentMemoryCallLocation())
     all.sites[uintptr_t(ptr)] = site;
@@ -401,9 +474,13 @@ extern "C" void mgpuMemFree(void *ptr, void *stream) {
         all.freedIndex.erase(oldest);
         all.sites.erase(oldest);
         auto mapping = all.mapped.find(oldest);
+        auto guarded = all.guarded.find(oldest);
         if (mapping != all.mapped.end()) {
           munmap(reinterpret_cast<void *>(oldest), mapping->second);
           all.mapped.erase(mapping);
+        } else if (guarded != all.guarded.end()) {
+          munmap(guarded->second.first, guarded->second.second);
+          all.guarded.erase(guarded);
         } else {
           std::free(reinterpret_cast<void *>(oldest));
         }
