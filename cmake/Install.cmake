@@ -42,8 +42,8 @@ install(TARGETS gpumem-opt gpumem-run gpumem-compile
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # gpumem-objects reads gpu.binary ops and calls ptxas: Python only, it needs
 # nothing else from the build (docs/decisions.md).
-install(PROGRAMS ${GPUMEM_SOURCE_DIR}/tools/gpumem-objects/gpumem-objects.py
-  DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME gpumem-objects)
+install(PROGRAMS ${GPUMEM_BINARY_DIR}/bin/gpumem-objects
+  DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS gpumem_cpu_runtime gpumem_cuda_runtime gpumem_rocm_runtime
   gpumem_vulkan_runtime gpumem_runner_utils LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS gpumem_target_selection ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -143,6 +143,9 @@ if vulkan[0]:
     subgroup = re.search(r"subgroup size (\d+)", vulkan[1])
     config.available_features.add(
         "vulkan-subgroup-size-%s" % (subgroup.group(1) if subgroup else "0"))
+    # vulkan-cpu: the device is a CPU implementation (lavapipe), no GPU.
+    if "CPU implementation" in vulkan[1]:
+        config.available_features.add("vulkan-cpu")
     lit_config.note("Vulkan device found: vulkan-executed tests run")
 else:
     lit_config.note("no Vulkan device: vulkan-executed tests are unsupported")

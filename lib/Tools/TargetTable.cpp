@@ -97,6 +97,7 @@ static void buildROCm(OpPassManager &pm, const gpumem::TargetOptions &options,
   gpumem::ROCmPipelineOptions rocmOptions;
   if (!chip.empty())
     rocmOptions.chip = chip.str();
+  rocmOptions.wavefrontSize = options.wavefrontSize.getValue();
   setSharedOptions(rocmOptions, options);
   gpumem::buildROCmPipeline(pm, rocmOptions);
 }
@@ -109,6 +110,7 @@ static void buildROCmEmu(OpPassManager &pm,
     emuOptions.chip = chip.str();
   emuOptions.cpu = hostCPU(options);
   emuOptions.sanitize = options.sanitize.getValue();
+  emuOptions.wavefrontSize = options.wavefrontSize.getValue();
   setSharedOptions(emuOptions, options);
   gpumem::buildROCmEmuPipeline(pm, emuOptions);
 }

@@ -82,14 +82,20 @@ bool gpumem::runsOnCPUCores(Target target) {
          "gpumem_cpu_runtime";
 }
 
-/// Whether `target` is the one to take here from a list: its probe finds
-/// a device, and a GPU for the GPU targets (a Vulkan CPU driver such as
-/// lavapipe is not one), as a multi-target executable decides.
-static bool isPresentHere(Target target) {
+/// Why `target` is not the one to take here from a list, or "" when it is:
+/// its probe finds a device, and a GPU for the GPU targets (a Vulkan CPU
+/// driver such as lavapipe is not one), as a multi-target executable
+/// decides.
+static std::string whyPassedOver(Target target) {
   std::string detail;
-  if (!gpumem::getTargetInfo(target).probe(detail).empty())
-    return false;
-  return target != Target::Vulkan || gpumem::vulkanDeviceKind() == 2;
+  std::string why = gpumem::getTargetInfo(target).probe(detail);
+  if (!why.empty())
+    return why;
+  if (target == Target::Vulkan && gpumem::vulkanDeviceKind() != 2)
+    return "its device is not a GPU (" + detail +
+           "): a list takes vulkan only on a GPU, --target=vulkan alone "
+           "runs there";
+  return "";
 }
 
 FailureOr<SmallVector<Target>>
@@ -109,17 +115,33 @@ FailureOr<Target> gpumem::resolveTarget(const TargetOptions &options) {
   if (name == "auto") {
     if (isCudaDeviceUsable())
       return Target::CUDA;
-    return vulkanDeviceKind() == 2 ? Target::Vulkan : Target::CPU;
+    if (vulkanDeviceKind() == 2)
+      return Target::Vulkan;
+    if (options.verbose)
+      for (Target target : {Target::CUDA, Target::Vulkan})
+        llvm::errs() << "gpumem: --target=auto passes over "
+                     << getTargetInfo(target).name << ": "
+                     << whyPassedOver(target) << "\n";
+    return Target::CPU;
   }
   if (isTargetList(options)) {
     FailureOr<SmallVector<Target>> targets = parseTargetList(name);
     if (failed(targets))
       return failure();
-    for (Target target : *targets)
-      if (isPresentHere(target))
+    std::string reasons;
+    for (Target target : *targets) {
+      std::string why = whyPassedOver(target);
+      if (why.empty())
         return target;
+      std::string reason =
+          std::string(getTargetInfo(target).name) + ": " + why;
+      if (options.verbose)
+        llvm::errs() << "gpumem: --target=" << name << " passes over "
+                     << reason << "\n";
+      reasons += "; " + reason;
+    }
     reportToolError("none of the targets of --target=" + name +
-                    " can run here (gpumem-run --list-targets says why)");
+                    " runs here" + reasons);
     return failure();
   }
   reportToolError("unknown --target '" + name + "'; expected " +
@@ -197,7 +219,7 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
     return failure();
   }
   bool dependsOnTarget = !options.chip.empty() || sanitize ||
-                         options.subgroupSize != 32 ||
+                         options.subgroupSize != 32 || options.wavefrontSize ||
                          options.maxSharedMemory.getNumOccurrences();
   if (!dependsOnTarget)
     return success();
@@ -221,6 +243,14 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
         " target's warps have " +
         (info.fixedSubgroupSize ? Twine(info.fixedSubgroupSize) + " lanes"
                                 : Twine("the lanes of its chip's wavefront")));
+    return failure();
+  }
+  if (options.wavefrontSize && noneTakes([](const TargetInfo &info) {
+        return info.takesWavefrontSize();
+      })) {
+    reportToolError("--wavefront-size=" +
+                    Twine(options.wavefrontSize.getValue()) +
+                    " is for --target=rocm and rocm-emu, not " + info.name);
     return failure();
   }
   if (sanitize &&

@@ -44,8 +44,9 @@ static llvm::cl::opt<std::string>
     inputFile(llvm::cl::Positional, llvm::cl::desc("<input .mlir>"),
               llvm::cl::init("-"), llvm::cl::cat(gpumem::getToolCategory()));
 static llvm::cl::opt<std::string>
-    outputFile("o", llvm::cl::desc("Executable"), llvm::cl::value_desc("file"),
-               llvm::cl::Required, llvm::cl::cat(gpumem::getToolCategory()));
+    outputFile("o", llvm::cl::desc("Executable (default: a.out, as cc)"),
+               llvm::cl::value_desc("file"), llvm::cl::init("a.out"),
+               llvm::cl::cat(gpumem::getToolCategory()));
 static gpumem::TargetOptions targetOptions;
 
 static int fail(const llvm::Twine &message) {

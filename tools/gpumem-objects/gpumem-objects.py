@@ -8,6 +8,7 @@
                                     assembly, .ptx, ...)
   gpumem-objects spirv FILE DIR     write the SPIR-V module of every vulkan
                                     image to DIR (NAME.spv; for spirv-val)
+  gpumem-objects --version          print gpumem's version
   gpumem-objects chips FILE         list every object with its chip, kind
                                     and size, and what each NVIDIA fatbin
                                     (a cubin per chip, PTX) or AMD offload
@@ -35,6 +36,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+# gpumem's version, written in by CMake when it copies this script next to
+# the other tools.
+VERSION = '@PROJECT_VERSION@'
 
 OBJECT = re.compile(
     r'#gpu\.object<#(?P<dialect>\w+)\.(?P<attr>\w+)(?:<(?P<target>[^>]*)>)?\s*,\s*'
@@ -347,6 +352,9 @@ def write_file(path, data):
 def main(argv):
     if len(argv) == 2 and argv[1] in ('-h', '--help'):
         sys.stdout.write(__doc__)
+        return
+    if len(argv) == 2 and argv[1] == '--version':
+        sys.stdout.write('gpumem-objects %s\n' % VERSION)
         return
     command, path, directory = parse_command_line(argv)
     argv = [argv[0], command, path] + ([directory] if directory else [])

@@ -59,6 +59,10 @@ struct TargetInfo {
   bool takesDeviceLimits() const {
     return fixedSubgroupSize == 0 && !defaultChip;
   }
+  /// Whether --wavefront-size applies (the AMD targets).
+  bool takesWavefrontSize() const {
+    return fixedSubgroupSize == 0 && defaultChip;
+  }
   /// Adds the target's gpumem pipeline, from the tools' options, for `chip`
   /// (the NVIDIA targets; empty: the pipeline's default) and
   /// `maxSharedMemory` bytes of workgroup memory (vulkan; 0: the
@@ -173,6 +177,12 @@ struct TargetOptions {
                      "16, from the CPU's vector width). The other targets' "
                      "warps have 32"),
       llvm::cl::init(32), llvm::cl::cat(getToolCategory())};
+  llvm::cl::opt<unsigned> wavefrontSize{
+      "wavefront-size",
+      llvm::cl::desc("Lanes of a wavefront the rocm and rocm-emu targets "
+                     "compile for, 32 or 64 (default: the chip's; a --chip "
+                     "list that mixes them needs 64)"),
+      llvm::cl::init(0), llvm::cl::cat(getToolCategory())};
   llvm::cl::opt<unsigned> maxSharedMemory{
       "max-shared-memory",
       llvm::cl::desc("Workgroup memory of a workgroup, in bytes, that the "

@@ -71,7 +71,9 @@ FailureOr<CheckedTarget> AttachROCDLTargetPass::checkTarget(ModuleOp module) {
       diag << target->name << " " << target->defaultWavefrontSize;
     });
     return diag << " lanes), and one binary's code is lowered for one; "
-                   "add wavefront-size=64, which every AMD chip runs, or "
+                   "compile for 64 lanes, which every AMD chip runs "
+                   "(--wavefront-size=64 for gpumem-run and gpumem-compile, "
+                   "wavefront-size=64 for the pipeline and this pass), or "
                    "build a binary per wavefront size";
   }
   if (lanes != 32 && lanes != 64)

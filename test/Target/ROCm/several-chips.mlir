@@ -54,7 +54,7 @@
 // Chips must share a wavefront size unless one is asked for; gfx1100 runs
 // wave64 too.
 // RUN: not gpumem-opt %s --gpumem-rocm-pipeline="chip=gfx90a,gfx1100 format=isa" 2>&1 | FileCheck %s --check-prefix=WAVES
-// WAVES: error: chip=gfx90a,gfx1100 mixes wavefront sizes (gfx90a 64, gfx1100 32 lanes), and one binary's code is lowered for one; add wavefront-size=64, which every AMD chip runs, or build a binary per wavefront size
+// WAVES: error: chip=gfx90a,gfx1100 mixes wavefront sizes (gfx90a 64, gfx1100 32 lanes), and one binary's code is lowered for one; compile for 64 lanes, which every AMD chip runs (--wavefront-size=64 for gpumem-run and gpumem-compile, wavefront-size=64 for the pipeline and this pass), or build a binary per wavefront size
 // RUN: gpumem-opt %s --gpumem-rocm-pipeline="chip=gfx90a,gfx1100 wavefront-size=64 format=isa" | gpumem-objects chips - | FileCheck %s --check-prefix=WAVE64
 // WAVE64: kernels: gfx90a s,
 // WAVE64-NEXT: kernels: gfx1100 s,
