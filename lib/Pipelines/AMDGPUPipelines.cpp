@@ -145,6 +145,6 @@ void gpumem::buildROCmEmuPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;
   pm.addPass(createGPUMemAttachCPUTargetPass(target));
-  addHostWriteTracking(pm, options.sanitize);
+  addHostSanitizer(pm, options.sanitize);
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }

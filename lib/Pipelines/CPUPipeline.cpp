@@ -52,6 +52,6 @@ void gpumem::buildCpuPipeline(OpPassManager &pm,
   device.addPass(createGPUMemFinalizeCPUModulePass());
   addDeviceCleanup(device);
 
-  addHostWriteTracking(pm, options.sanitize);
+  addHostSanitizer(pm, options.sanitize);
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }

@@ -103,6 +103,7 @@ void gpumem::buildCudaPipeline(OpPassManager &pm,
                  options.features, format, options.toolkit, options.optLevel,
                  /*recordMemoryCalls=*/!options.sanitize.getValue().empty());
   addNVVMDeviceLowering(pm, "", options.sanitize, /*deviceLog=*/true);
+  addHostSanitizer(pm, options.sanitize);
   addHostLowering(pm, format, toolkit ? StringRef(toolkit->root) : "",
                   /*fatbinOfChips=*/chips.chips.size() > 1 &&
                       format == gpumem::BinaryFormat::Bin);
@@ -145,6 +146,6 @@ void gpumem::buildCudaEmuPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   target.cpu = options.cpu;
   pm.addPass(createGPUMemAttachCPUTargetPass(target));
-  addHostWriteTracking(pm, options.sanitize);
+  addHostSanitizer(pm, options.sanitize);
   addHostLowering(pm, gpumem::BinaryFormat::Bin, "");
 }

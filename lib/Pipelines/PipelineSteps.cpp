@@ -102,7 +102,9 @@ void addHostLowering(OpPassManager &pm, gpumem::BinaryFormat format,
   pm.addPass(createCSEPass());
 }
 
-void addHostWriteTracking(OpPassManager &pm, gpumem::SanitizerChecks checks) {
+void addHostSanitizer(OpPassManager &pm, gpumem::SanitizerChecks checks) {
+  if (checks.has(GPUMEM_CHECK_MEMCHECK))
+    pm.addPass(gpumem::createGPUMemCheckHostMemRefAccessesPass());
   if (checks.has(GPUMEM_CHECK_INITCHECK))
     pm.addPass(gpumem::createGPUMemTrackHostWritesPass());
 }

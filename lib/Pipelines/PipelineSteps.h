@@ -48,9 +48,9 @@ void addStructuredLowering(OpPassManager &pm);
 void addHostLowering(OpPassManager &pm, gpumem::BinaryFormat format,
                      StringRef toolkit, bool fatbinOfChips = false);
 
-/// initcheck of managed memory: host code reports the host's writes to
-/// the runtime.
-void addHostWriteTracking(OpPassManager &pm, gpumem::SanitizerChecks checks);
+/// --sanitize in host code: memcheck of its memref accesses, and for
+/// initcheck of managed memory, the host's writes reported to the runtime.
+void addHostSanitizer(OpPassManager &pm, gpumem::SanitizerChecks checks);
 
 /// Canonicalization, CSE and the removal of the last unrealized casts: how
 /// every device lowering to LLVM dialect ends.

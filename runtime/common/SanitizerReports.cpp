@@ -155,6 +155,11 @@ void gpumem::runtime::printReportHeading(const std::string &kind,
                                          const int64_t block[3],
                                          const int64_t thread[3],
                                          const char *location) {
+  if (!block) {
+    std::fprintf(stderr, "gpumem: sanitizer: %s in host code\n  at %s\n",
+                 kind.c_str(), withSource(location).c_str());
+    return;
+  }
   std::fprintf(stderr,
                "gpumem: sanitizer: %s in kernel '%s', block %s thread %s\n"
                "  at %s\n",
@@ -304,5 +309,21 @@ void gpumem::runtime::reportDeviceSanitizerLog(
                  kernel ? kernel : "?", GPUMEM_DEVICE_SANITIZER_RECORDS,
                  log.dropped);
     countErrors(log.dropped);
+  }
+}
+
+/// memcheck of host code (gpumem-check-host-memref-accesses): the access
+/// `what` at `location` was skipped, index `index` of dimension `dim` being
+/// outside its `size`.
+extern "C" __attribute__((visibility("default"))) void
+gpumemMemHostAccessError(const char *what, const char *location, int64_t dim,
+                         int64_t index, int64_t size) {
+  std::unique_lock<std::mutex> lock;
+  std::string kind = std::string("out-of-bounds ") + (what ? what : "access");
+  if (gpumem::runtime::firstAtSite(lock, kind, location)) {
+    gpumem::runtime::printReportHeading(kind, nullptr, nullptr, nullptr,
+                                        location);
+    std::fprintf(stderr, "  index %lld of dimension %lld is outside 0..%lld\n",
+                 (long long)index, (long long)dim, (long long)size - 1);
   }
 }

@@ -39,7 +39,8 @@ std::string withSource(const char *location);
 
 /// The first two lines of a report of `kind` by thread `thread` of block
 /// `block` of `kernel`: "gpumem: sanitizer: KIND in kernel 'K', block B
-/// thread T", then the location with its source line.
+/// thread T", then the location with its source line. Without a block:
+/// "gpumem: sanitizer: KIND in host code".
 void printReportHeading(const std::string &kind, const char *kernel,
                         const int64_t block[3], const int64_t thread[3],
                         const char *location);

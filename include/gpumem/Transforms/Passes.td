@@ -805,4 +805,37 @@ def GPUMemTrackHostWritesPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUMemCheckHostMemRefAccessesPass
+    : Pass<"gpumem-check-host-memref-accesses", "::mlir::ModuleOp"> {
+  let summary = "With --sanitize=memcheck, check the host code's memref "
+                "accesses against their memref's bounds";
+  let description = [{
+    Host code is MLIR too, and a host loop that writes past a
+    `memref.alloc` corrupts the host heap (glibc aborts later, or nothing
+    says so at all). With memcheck, every `memref.load`, `memref.store`,
+    `vector.load` and `vector.store` of host code (outside gpu.modules) on
+    a ranked memref runs only when each index is inside its dimension (for
+    a vector access, the whole vector along the last one). Otherwise it is
+    skipped (a load gives zero) and `gpumemMemHostAccessError(what,
+    location, dimension, index, size)` reports it as a kernel's access is
+    reported, `in host code` where a kernel would be named, once per site
+    and counted in the summary that fails the program at exit.
+
+    ```mlir
+    memref.store %v, %m[%i] : memref<8xf32>
+    // becomes
+    %ok = arith.cmpi ult, %i, %c8 : index
+    scf.if %ok {
+      memref.store %v, %m[%i] : memref<8xf32>
+    } else {
+      llvm.call @gpumemMemHostAccessError(%what, %at, %c0_i64, %i_i64, %c8_i64)
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // GPUMEM_TRANSFORMS_PASSES
