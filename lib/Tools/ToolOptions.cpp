@@ -133,15 +133,14 @@ FailureOr<Target> gpumem::resolveTarget(const TargetOptions &options) {
       std::string why = whyPassedOver(target);
       if (why.empty())
         return target;
-      std::string reason =
-          std::string(getTargetInfo(target).name) + ": " + why;
+      std::string reason = std::string(getTargetInfo(target).name) + ": " + why;
       if (options.verbose)
-        llvm::errs() << "gpumem: --target=" << name << " passes over "
-                     << reason << "\n";
+        llvm::errs() << "gpumem: --target=" << name << " passes over " << reason
+                     << "\n";
       reasons += "; " + reason;
     }
-    reportToolError("none of the targets of --target=" + name +
-                    " runs here" + reasons);
+    reportToolError("none of the targets of --target=" + name + " runs here" +
+                    reasons);
     return failure();
   }
   reportToolError("unknown --target '" + name + "'; expected " +
@@ -248,9 +247,9 @@ LogicalResult gpumem::checkToolOptions(const TargetOptions &options) {
   if (options.wavefrontSize && noneTakes([](const TargetInfo &info) {
         return info.takesWavefrontSize();
       })) {
-    reportToolError("--wavefront-size=" +
-                    Twine(options.wavefrontSize.getValue()) +
-                    " is for --target=rocm and rocm-emu, not " + info.name);
+    reportToolError(
+        "--wavefront-size=" + Twine(options.wavefrontSize.getValue()) +
+        " is for --target=rocm and rocm-emu, not " + info.name);
     return failure();
   }
   if (sanitize &&

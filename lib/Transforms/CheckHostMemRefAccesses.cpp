@@ -139,10 +139,9 @@ struct CheckHostMemRefAccessesPass
     for (unsigned k = rank; k-- > 0;) {
       Value index = access.indices[k];
       if (k == rank - 1 && access.lastExtent > 1)
-        index = arith::AddIOp::create(
-            builder, loc, index,
-            arith::ConstantIndexOp::create(builder, loc,
-                                           access.lastExtent - 1));
+        index = arith::AddIOp::create(builder, loc, index,
+                                      arith::ConstantIndexOp::create(
+                                          builder, loc, access.lastExtent - 1));
       Value size = memref::DimOp::create(builder, loc, access.memref, k);
       Value inside = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, index, size);
@@ -182,8 +181,8 @@ struct CheckHostMemRefAccessesPass
                                     failingIndex, failingSize});
     if (hasResult) {
       Type type = op->getResult(0).getType();
-      Value zero = arith::ConstantOp::create(
-          builder, loc, type, builder.getZeroAttr(type));
+      Value zero = arith::ConstantOp::create(builder, loc, type,
+                                             builder.getZeroAttr(type));
       scf::YieldOp::create(builder, loc, zero);
     }
     if (hasResult)

@@ -15,8 +15,8 @@
 // one (an index constant the vulkan target cannot represent, say) had none.
 //===----------------------------------------------------------------------===//
 
-#include "gpumem/Transforms/Passes.h"
 #include "gpumem/Runtime/Limits.h"
+#include "gpumem/Transforms/Passes.h"
 #include "gpumem/Transforms/WorkgroupAllReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

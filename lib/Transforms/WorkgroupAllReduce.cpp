@@ -71,7 +71,7 @@ std::pair<Value, Value> linearThread(OpBuilder &builder, Location loc) {
 
 LogicalResult
 gpumem::lowerAllReduceThroughWorkgroupMemory(gpu::GPUFuncOp kernel,
-                                                     int64_t maxBlockThreads) {
+                                             int64_t maxBlockThreads) {
   SmallVector<gpu::AllReduceOp> reduces;
   kernel.walk([&](gpu::AllReduceOp op) { reduces.push_back(op); });
   if (reduces.empty())

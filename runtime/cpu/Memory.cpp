@@ -402,8 +402,8 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
     void *base = mmap(nullptr, length, PROT_NONE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base != MAP_FAILED) {
-      char *data = reinterpret_cast<char *>(
-          alignTo(uintptr_t(base) + page, start));
+      char *data =
+          reinterpret_cast<char *>(alignTo(uintptr_t(base) + page, start));
       if (mprotect(data, span, PROT_READ | PROT_WRITE) == 0) {
         ptr = alignment == hugePageBytes ? data : data + span - rounded;
         guardedMapping = {base, length};

@@ -1,6 +1,7 @@
 //===----------------------------------------------------------------------===//
 // gpu.all_reduce through workgroup memory, for targets whose subgroups are
-// not 32 lanes wide (the algorithm is in lib/Transforms/WorkgroupAllReduce.cpp).
+// not 32 lanes wide (the algorithm is in
+// lib/Transforms/WorkgroupAllReduce.cpp).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUMEM_TRANSFORMS_WORKGROUPALLREDUCE_H

@@ -91,12 +91,12 @@ inlinedSize(LLVM::LLVMFuncOp function, SymbolTable &symbols,
     ++size;
     auto call = dyn_cast<LLVM::CallOp>(op);
     std::optional<StringRef> name = call ? call.getCallee() : std::nullopt;
-    auto callee = name ? dyn_cast_if_present<LLVM::LLVMFuncOp>(
-                             symbols.lookup(*name))
-                       : LLVM::LLVMFuncOp();
+    auto callee =
+        name ? dyn_cast_if_present<LLVM::LLVMFuncOp>(symbols.lookup(*name))
+             : LLVM::LLVMFuncOp();
     if (callee && !callee.isExternal() && synchronizes(callee)) {
-      std::optional<int64_t> inlined = inlinedSize(
-          callee, symbols, synchronizes, sizes, active, budget);
+      std::optional<int64_t> inlined =
+          inlinedSize(callee, symbols, synchronizes, sizes, active, budget);
       if (!inlined)
         return WalkResult::interrupt();
       size += *inlined;

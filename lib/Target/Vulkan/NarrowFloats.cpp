@@ -122,12 +122,10 @@ LogicalResult computeInF32(gpu::GPUModuleOp module) {
   // drop a truncf-extf pair between two operations: the intermediate
   // rounding the other targets do (an f16 multiply then add, say) would be
   // skipped.
-  module.walk([](arith::ExtFOp op) {
-    op.setFastmath(arith::FastMathFlags::none);
-  });
-  module.walk([](arith::TruncFOp op) {
-    op.setFastmath(arith::FastMathFlags::none);
-  });
+  module.walk(
+      [](arith::ExtFOp op) { op.setFastmath(arith::FastMathFlags::none); });
+  module.walk(
+      [](arith::TruncFOp op) { op.setFastmath(arith::FastMathFlags::none); });
   return success();
 }
 
@@ -193,8 +191,7 @@ Value f16BitsToF32(Bits &b, Value half) {
   Value scaled = arith::MulFOp::create(
       b.builder, b.loc,
       arith::UIToFPOp::create(b.builder, b.loc, b.f32, mantissa),
-      createScalarOrSplatConstant(b.builder, b.loc, b.f32,
-                                  APFloat(0x1p-24f)));
+      createScalarOrSplatConstant(b.builder, b.loc, b.f32, APFloat(0x1p-24f)));
   Value subnormal = arith::BitcastOp::create(b.builder, b.loc, b.i32, scaled);
   Value magnitude =
       b.select(b.cmp(P::eq, exponent, b.c(0)), subnormal,
@@ -210,8 +207,8 @@ Value f32BitsToF16(Bits &b, Value word) {
   Value magnitude = b.mask(word, 0x7fffffff);
   // Normal results: rebias, then round the 13 dropped bits to nearest even
   // (a carry may reach the exponent, up to infinity at 65520 and above).
-  Value rebiased = arith::SubIOp::create(b.builder, b.loc, magnitude,
-                                         b.c((127 - 15) << 23));
+  Value rebiased =
+      arith::SubIOp::create(b.builder, b.loc, magnitude, b.c((127 - 15) << 23));
   Value odd = b.mask(b.shr(rebiased, 13), 1);
   Value normal = b.shr(b.add(b.add(rebiased, b.c(0xfff)), odd), 13);
   // Subnormal results (below 2^-14): the 24-bit significand shifted right
@@ -225,23 +222,23 @@ Value f32BitsToF16(Bits &b, Value word) {
   Value quotient = arith::ShRUIOp::create(b.builder, b.loc, significand, shift);
   Value one = b.c(1);
   Value unit = arith::ShLIOp::create(b.builder, b.loc, one, shift);
-  Value remainder = arith::AndIOp::create(
-      b.builder, b.loc, significand,
-      arith::SubIOp::create(b.builder, b.loc, unit, one));
+  Value remainder =
+      arith::AndIOp::create(b.builder, b.loc, significand,
+                            arith::SubIOp::create(b.builder, b.loc, unit, one));
   Value half = b.shr(unit, 1);
   Value roundUp = arith::OrIOp::create(
       b.builder, b.loc, b.cmp(P::ugt, remainder, half),
       arith::AndIOp::create(b.builder, b.loc, b.cmp(P::eq, remainder, half),
                             b.cmp(P::ne, b.mask(quotient, 1), b.c(0))));
-  Value subnormal = b.add(
-      quotient, arith::ExtUIOp::create(b.builder, b.loc, b.i32, roundUp));
+  Value subnormal =
+      b.add(quotient, arith::ExtUIOp::create(b.builder, b.loc, b.i32, roundUp));
   // NaN stays NaN (quiet, payload's top bits); 65536 and above, infinity.
   Value nan = b.bitOr(b.c(0x7e00), b.shr(b.mask(magnitude, 0x7fffff), 13));
-  Value result = b.select(
-      b.cmp(P::ugt, magnitude, b.c(0x7f800000)), nan,
-      b.select(b.cmp(P::uge, magnitude, b.c(0x47800000)), b.c(0x7c00),
-               b.select(b.cmp(P::ult, magnitude, b.c(0x38800000)), subnormal,
-                        normal)));
+  Value result =
+      b.select(b.cmp(P::ugt, magnitude, b.c(0x7f800000)), nan,
+               b.select(b.cmp(P::uge, magnitude, b.c(0x47800000)), b.c(0x7c00),
+                        b.select(b.cmp(P::ult, magnitude, b.c(0x38800000)),
+                                 subnormal, normal)));
   return b.bitOr(sign, result);
 }
 
@@ -254,8 +251,8 @@ struct F16ExtFToBits : OpRewritePattern<arith::ExtFOp> {
     if (!getElementTypeOrSelf(source).isF16())
       return failure();
     Bits b(rewriter, op.getLoc(), source);
-    Value bits = arith::BitcastOp::create(rewriter, op.getLoc(), b.i16,
-                                          op.getIn());
+    Value bits =
+        arith::BitcastOp::create(rewriter, op.getLoc(), b.i16, op.getIn());
     Value word = arith::ExtUIOp::create(rewriter, op.getLoc(), b.i32, bits);
     Value extended = arith::BitcastOp::create(rewriter, op.getLoc(), b.f32,
                                               f16BitsToF32(b, word));
@@ -344,8 +341,7 @@ void floatsToBits(gpu::GPUModuleOp module) {
     return std::nullopt;
   });
   replacer.addReplacement(
-      [&](FloatAttr attr)
-          -> std::optional<std::pair<Attribute, WalkResult>> {
+      [&](FloatAttr attr) -> std::optional<std::pair<Attribute, WalkResult>> {
         if (!isNarrowFloat(attr.getType()))
           return std::nullopt;
         return std::make_pair(
@@ -357,8 +353,7 @@ void floatsToBits(gpu::GPUModuleOp module) {
           -> std::optional<std::pair<Attribute, WalkResult>> {
         if (!isNarrowFloat(attr.getElementType()))
           return std::nullopt;
-        return std::make_pair(Attribute(attr.bitcast(i16)),
-                              WalkResult::skip());
+        return std::make_pair(Attribute(attr.bitcast(i16)), WalkResult::skip());
       });
   replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,

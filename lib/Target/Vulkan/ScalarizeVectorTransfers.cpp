@@ -404,14 +404,13 @@ struct SliceOfFromElements : OpRewritePattern<vector::ExtractStridedSliceOp> {
 void gpumem::vulkan::populateScalarizeVectorTransferPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns
-      .add<ScalarizeTransferWrite, ScalarizeTransferRead, ScalarizeVectorLoad,
-           ScalarizeVectorStore, ExtractOfElementwise, DeinterleaveToShuffles,
-           ExtractOfShuffle, SliceOfFromElements,
-           ScalarizeMaskedRead<vector::MaskedLoadOp>,
-           ScalarizeMaskedRead<vector::GatherOp>,
-           ScalarizeMaskedWrite<vector::MaskedStoreOp>,
-           ScalarizeMaskedWrite<vector::ScatterOp>>(context);
+  patterns.add<ScalarizeTransferWrite, ScalarizeTransferRead,
+               ScalarizeVectorLoad, ScalarizeVectorStore, ExtractOfElementwise,
+               DeinterleaveToShuffles, ExtractOfShuffle, SliceOfFromElements,
+               ScalarizeMaskedRead<vector::MaskedLoadOp>,
+               ScalarizeMaskedRead<vector::GatherOp>,
+               ScalarizeMaskedWrite<vector::MaskedStoreOp>,
+               ScalarizeMaskedWrite<vector::ScatterOp>>(context);
   vector::populateVectorInterleaveToShufflePatterns(patterns);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);

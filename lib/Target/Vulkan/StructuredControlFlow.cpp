@@ -166,11 +166,11 @@ void gpumem::vulkan::selectInitsOfZeroTripLoops(gpu::GPUModuleOp module) {
     OpBuilder builder(loop->getContext());
     builder.setInsertionPointAfter(loop);
     Location loc = loop.getLoc();
-    Value ran = arith::CmpIOp::create(
-        builder, loc,
-        loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
-                              : arith::CmpIPredicate::slt,
-        loop.getLowerBound(), loop.getUpperBound());
+    Value ran =
+        arith::CmpIOp::create(builder, loc,
+                              loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                                    : arith::CmpIPredicate::slt,
+                              loop.getLowerBound(), loop.getUpperBound());
     for (auto [result, init] :
          llvm::zip_equal(loop.getResults(), loop.getInitArgs())) {
       Type type = result.getType();

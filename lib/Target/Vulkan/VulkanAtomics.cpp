@@ -219,8 +219,7 @@ void gpumem::vulkan::populateGenericAtomicToSPIRVPatterns(
   patterns.add<GenericAtomicToCASLoop>(converter, patterns.getContext());
 }
 
-LogicalResult gpumem::vulkan::checkAtomicElement(Operation *op,
-                                                 Type element) {
+LogicalResult gpumem::vulkan::checkAtomicElement(Operation *op, Type element) {
   if ((element.isSignlessInteger() || element.isF32() || element.isF64()) &&
       (element.getIntOrFloatBitWidth() == 32 ||
        element.getIntOrFloatBitWidth() == 64))

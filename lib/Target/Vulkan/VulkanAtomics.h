@@ -18,8 +18,7 @@ namespace gpumem::vulkan {
 
 /// A located error on `op` (an atomic) unless the vulkan target has
 /// atomics on `element`: 32- and 64-bit integers and floats.
-mlir::LogicalResult checkAtomicElement(mlir::Operation *op,
-                                       mlir::Type element);
+mlir::LogicalResult checkAtomicElement(mlir::Operation *op, mlir::Type element);
 
 /// memref.atomic_rmw of a float kind (addf, mulf, maximumf, minimumf, ...)
 /// as memref.generic_atomic_rmw: SPIR-V has float atomics only through
