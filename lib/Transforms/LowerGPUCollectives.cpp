@@ -24,6 +24,8 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMLOWERGPUCOLLECTIVESPASS
 #include "gpumem/Transforms/Passes.h.inc"
@@ -71,8 +73,7 @@ struct LowerGPUCollectivesPass
   using GPUMemLowerGPUCollectivesPassBase::GPUMemLowerGPUCollectivesPassBase;
   void runOnOperation() override {
     unsigned lanes = subgroupSize;
-    if (lanes == 0 || (lanes & (lanes - 1)) ||
-        lanes > GPUMEM_MAX_SUBGROUP_SIZE) {
+    if (!llvm::isPowerOf2_32(lanes) || lanes > GPUMEM_MAX_SUBGROUP_SIZE) {
       getOperation().emitError()
           << "subgroup-size " << lanes << " is not a power of two from 1 to "
           << GPUMEM_MAX_SUBGROUP_SIZE;

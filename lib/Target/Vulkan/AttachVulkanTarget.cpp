@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace gpumem {
 #define GEN_PASS_DEF_GPUMEMATTACHVULKANTARGETPASS
@@ -129,7 +130,7 @@ struct AttachVulkanTargetPass
           << "'; expected 1.0 to 1.6";
       return signalPassFailure();
     }
-    if (subgroupSize == 0 || (subgroupSize & (subgroupSize - 1)) ||
+    if (!llvm::isPowerOf2_32(subgroupSize) ||
         subgroupSize > GPUMEM_MAX_SUBGROUP_SIZE) {
       emitError(getOperation().getLoc())
           << "subgroup-size " << subgroupSize.getValue()
